@@ -1,0 +1,56 @@
+import type { ChatMessage } from '../messages/chatMessage.js';
+import type { ToolCall } from '../messages/toolCall.js';
+import type { ToolOutput } from '../messages/toolOutput.js';
+import type { CompletionRequest, CompletionResponse } from '../ports/chatCompletion.js';
+import type { ToolError } from '../errors/toolError.js';
+import type { Agent } from './agent.js';
+import type { StopReason } from './stopReason.js';
+
+type Awaitable<T> = T | Promise<T>;
+
+/** What a tool call produced, as `afterTool` hooks see and may replace it. */
+export type ToolResult =
+  | { readonly ok: true; readonly output: ToolOutput }
+  | { readonly ok: false; readonly error: ToolError };
+
+/**
+ * The lifecycle hooks (SPEC LOOP-9). Each receives the agent first; hooks of one kind run in the
+ * order they were added; a hook that returns a value replaces what it was given.
+ */
+export interface Hooks {
+  /** Once, on the agent's first run, before the system prompt is added. */
+  beforeAll: (agent: Agent) => Awaitable<void>;
+  /** At the start of every run, after open calls were resumed and queued texts added. */
+  onStart: (agent: Agent) => Awaitable<void>;
+  /** Before each completion; may return a changed request. */
+  beforeCompletion: (
+    agent: Agent,
+    request: CompletionRequest,
+  ) => Awaitable<CompletionRequest | void>;
+  /** After each completion, once the raw answer is recorded; may return a changed response. */
+  afterCompletion: (
+    agent: Agent,
+    response: CompletionResponse,
+  ) => Awaitable<CompletionResponse | void>;
+  /** Before each tool invocation, in batch order. */
+  beforeTool: (agent: Agent, toolCall: ToolCall) => Awaitable<void>;
+  /** After each tool invocation, before the agent inspects the output; may replace the result. */
+  afterTool: (agent: Agent, toolCall: ToolCall, result: ToolResult) => Awaitable<ToolResult | void>;
+  /** After each completion step, once its tools ran. */
+  afterEach: (agent: Agent) => Awaitable<void>;
+  /** For every assistant message and tool output entering the history; may replace it. */
+  onNewMessage: (agent: Agent, message: ChatMessage) => Awaitable<ChatMessage | void>;
+  /** When the agent stops, once per run; `error` is set when the run failed. */
+  onStop: (agent: Agent, reason: StopReason, error?: Error) => Awaitable<void>;
+}
+
+/** The name of a hook kind. */
+export type HookKind = keyof Hooks;
+
+/** The hooks of an agent, by kind, in the order they were added. */
+export type HookRegistry = { readonly [K in HookKind]: readonly Hooks[K][] };
+
+/** Where warnings go (SPEC HITL-5, LOOP-5); `console` by default. */
+export interface Logger {
+  warn(message: string, details?: Record<string, unknown>): void;
+}

@@ -1,0 +1,16 @@
+import { AgentlogError } from './agentlogError.js';
+
+/** The ways a run can reject. */
+export type AgentErrorCode =
+  | 'alreadyRunning'
+  | 'unfulfilledToolCalls'
+  | 'toolError'
+  | 'completionFailed'
+  | 'hookFailed'
+  | 'nothingToRun'
+  | 'invalidFeedback'
+  | 'invalidConfiguration'
+  | 'storeFailed';
+
+/** A run, a build or a feedback call that failed; `code` says which way. */
+export class AgentError extends AgentlogError<AgentErrorCode> {}

@@ -1,0 +1,133 @@
+import type { AssistantMessage } from '../messages/chatMessage.js';
+import type { ToolCall } from '../messages/toolCall.js';
+import type { ToolFeedback } from '../messages/toolFeedback.js';
+import type { ToolOutput } from '../messages/toolOutput.js';
+import type { CompletionResponse } from '../ports/chatCompletion.js';
+import type { EventMetadata } from '../ports/eventStore.js';
+import type { StopCause, StopReason } from '../agent/stopReason.js';
+import type { JsonValue } from '../support/json.js';
+
+/** One event of the stream: `{ type, data, metadata }`, plain JSON throughout (SPEC EVT-2). */
+export interface DomainEvent<T extends string, D> {
+  readonly type: T;
+  readonly data: D;
+  readonly metadata: EventMetadata;
+}
+
+/** Which command started a run. */
+export type RunMode = 'query' | 'queryOnce' | 'run' | 'runOnce';
+
+/** The system prompt entered the history (once, on the agent's first run). */
+export type SystemPromptAdded = DomainEvent<'SystemPromptAdded', { readonly text: string }>;
+/** The caller gave a command; every call of query/queryOnce/run/runOnce appends one. */
+export type RunStarted = DomainEvent<
+  'RunStarted',
+  { readonly mode: RunMode; readonly input?: string }
+>;
+/** A user text waits to enter the history (it stays queued while tool calls are open). */
+export type UserMessageQueued = DomainEvent<'UserMessageQueued', { readonly text: string }>;
+/** The oldest queued user text entered the history. */
+export type UserMessageAdded = DomainEvent<'UserMessageAdded', { readonly text: string }>;
+/** A summary entered the history; the model sees nothing before it but system messages. */
+export type SummaryAdded = DomainEvent<'SummaryAdded', { readonly text: string }>;
+/** The model answered a completion; `response` is the raw answer, before hooks. */
+export type ModelResponded = DomainEvent<
+  'ModelResponded',
+  { readonly requestFingerprint: string; readonly response: CompletionResponse }
+>;
+/** An assistant message entered the history, as hooks left it. */
+export type AssistantMessageAdded = DomainEvent<
+  'AssistantMessageAdded',
+  { readonly message: AssistantMessage }
+>;
+/** A tool invocation began; `idempotencyKey` is `streamId:toolCallId` (SPEC TOOL-7). */
+export type ToolCallStarted = DomainEvent<
+  'ToolCallStarted',
+  { readonly toolCall: ToolCall; readonly idempotencyKey: string }
+>;
+/** A tool call's output entered the history. */
+export type ToolCallCompleted = DomainEvent<
+  'ToolCallCompleted',
+  { readonly toolCallId: string; readonly output: ToolOutput }
+>;
+/**
+ * A tool call failed; its error text entered the history as a `fail` output (or `output`, when
+ * an `onNewMessage` hook replaced it). `failureCount` counts failures of the same name + args.
+ */
+export type ToolCallFailed = DomainEvent<
+  'ToolCallFailed',
+  {
+    readonly toolCallId: string;
+    readonly error: string;
+    readonly failureCount: number;
+    readonly output?: ToolOutput;
+  }
+>;
+/**
+ * A tool call asked for a person's decision and stays open. `ambiguous` marks a request the loop
+ * made itself for a call that was started but never answered before a crash (SPEC TOOL-7).
+ */
+export type FeedbackRequested = DomainEvent<
+  'FeedbackRequested',
+  { readonly toolCall: ToolCall; readonly payload?: JsonValue; readonly ambiguous?: boolean }
+>;
+/** A person decided on an open tool call; `by` and `note` say who and why (SPEC HITL-10). */
+export type FeedbackReceived = DomainEvent<
+  'FeedbackReceived',
+  {
+    readonly toolCallId: string;
+    readonly feedback: ToolFeedback;
+    readonly by?: string;
+    readonly note?: string;
+  }
+>;
+/** A tool read a decision; it applies to that one invocation (SPEC HITL-3). */
+export type FeedbackConsumed = DomainEvent<'FeedbackConsumed', { readonly toolCallId: string }>;
+/** The run ended; `cause` says exactly why (SPEC LOOP-6). */
+export type AgentStopped = DomainEvent<
+  'AgentStopped',
+  { readonly reason: StopReason; readonly cause: StopCause }
+>;
+/** Something the auditor should see, such as an approval shadowed by a sibling (SPEC HITL-5). */
+export type WarningRecorded = DomainEvent<
+  'WarningRecorded',
+  { readonly code: string; readonly message: string; readonly toolCallId?: string }
+>;
+/** This stream continues `fromStream` as it was at `atRevision` (SPEC RES-2). */
+export type StreamForked = DomainEvent<
+  'StreamForked',
+  { readonly fromStream: string; readonly atRevision: number }
+>;
+
+/** Every event an agent's stream can hold (SPEC EVT-3). */
+export type AgentEvent =
+  | SystemPromptAdded
+  | RunStarted
+  | UserMessageQueued
+  | UserMessageAdded
+  | SummaryAdded
+  | ModelResponded
+  | AssistantMessageAdded
+  | ToolCallStarted
+  | ToolCallCompleted
+  | ToolCallFailed
+  | FeedbackRequested
+  | FeedbackReceived
+  | FeedbackConsumed
+  | AgentStopped
+  | WarningRecorded
+  | StreamForked;
+
+/** The name of an event type. */
+export type AgentEventType = AgentEvent['type'];
+
+/** The data of the event of type `T`. */
+export type EventData<T extends AgentEventType> = Extract<AgentEvent, { type: T }>['data'];
+
+/** An event before it has metadata: what the loop decides to append. */
+export type PendingEvent = {
+  [T in AgentEventType]: { readonly type: T; readonly data: EventData<T> };
+}[AgentEventType];
+
+/** The schema version written into new events (SPEC EVT-5). */
+export const CURRENT_SCHEMA_VERSION = 1;

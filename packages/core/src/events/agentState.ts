@@ -1,0 +1,79 @@
+import type { StopCause, StopReason } from '../agent/stopReason.js';
+import type { ChatMessage } from '../messages/chatMessage.js';
+import type { ToolCall } from '../messages/toolCall.js';
+import type { ToolFeedback } from '../messages/toolFeedback.js';
+import type { JsonValue } from '../support/json.js';
+import type { RunMode } from './agentEvent.js';
+
+/**
+ * Where one tool call stands: `open` (never started), `started` (running, or ambiguous when the
+ * process died), `waiting` (asked for feedback), or answered (`completed`/`failed`).
+ */
+export type ToolCallStatus = 'open' | 'started' | 'waiting' | 'completed' | 'failed';
+
+/** The derived record of one tool call. */
+export interface ToolCallState {
+  readonly toolCall: ToolCall;
+  readonly status: ToolCallStatus;
+  /** How often it was started; a resumed call is started again. */
+  readonly invocations: number;
+  /** The payload of its last feedback request. */
+  readonly feedbackPayload?: JsonValue;
+  /** Set when the loop itself asked, because the call was ambiguous after a crash (SPEC TOOL-7). */
+  readonly ambiguous?: boolean;
+  /** Set when a sibling's output shadowed this call's approval (SPEC HITL-5). */
+  readonly shadowed?: boolean;
+}
+
+/** A decision that no invocation has consumed yet. */
+export interface PendingDecision {
+  readonly feedback: ToolFeedback;
+  readonly by?: string;
+  readonly note?: string;
+}
+
+/**
+ * The agent's state: `evolve` folded over its stream and nothing else (SPEC EVT-1). Plain JSON,
+ * so a fold in another process is deep-equal.
+ */
+export interface AgentState {
+  readonly status: 'pending' | 'running' | 'stopped';
+  readonly stopReason?: StopReason;
+  readonly stopCause?: StopCause;
+  /** Revision of the last folded event; -1 for an empty stream. */
+  readonly revision: number;
+  readonly runs: number;
+  readonly runMode?: RunMode;
+  readonly systemPromptAdded: boolean;
+  readonly history: readonly ChatMessage[];
+  /** User texts waiting to enter the history, oldest first. */
+  readonly queued: readonly string[];
+  /** Every tool call the model made, by id. */
+  readonly toolCalls: { readonly [toolCallId: string]: ToolCallState };
+  readonly feedback: { readonly [toolCallId: string]: PendingDecision };
+  /** Failures by tool name + canonical args, for the agent's whole life (SPEC TOOL-3). */
+  readonly failureCounts: { readonly [toolCallHash: string]: number };
+  /** Completions in the current run (SPEC LOOP-5). */
+  readonly completionsInRun: number;
+  /** History length when the model was last asked: later messages are new (SPEC LOOP-3). */
+  readonly historyLengthAtLastCompletion: number;
+  /** The last completion answered neither text nor tool calls. */
+  readonly lastResponseEmpty: boolean;
+  readonly forkedFrom?: { readonly fromStream: string; readonly atRevision: number };
+}
+
+/** The state of an agent whose stream is empty. */
+export const initialState: AgentState = {
+  status: 'pending',
+  revision: -1,
+  runs: 0,
+  systemPromptAdded: false,
+  history: [],
+  queued: [],
+  toolCalls: {},
+  feedback: {},
+  failureCounts: {},
+  completionsInRun: 0,
+  historyLengthAtLastCompletion: 0,
+  lastResponseEmpty: false,
+};

@@ -1,0 +1,73 @@
+import type { AgentEvent } from './agentEvent.js';
+import type { AgentState } from './agentState.js';
+
+/**
+ * Returns why `event` contradicts `state` (SPEC EVT-4), or `undefined` when it may be folded:
+ * an output for a call never made, a second output for one call, a decision for a call that is
+ * not open, a second stop in one run, and the like.
+ */
+export function checkEvent(state: AgentState, event: AgentEvent): string | undefined {
+  switch (event.type) {
+    case 'SystemPromptAdded':
+      return state.systemPromptAdded ? 'the system prompt was already added' : undefined;
+    case 'RunStarted':
+    case 'UserMessageQueued':
+    case 'SummaryAdded':
+    case 'WarningRecorded':
+      return undefined;
+    case 'UserMessageAdded':
+      if (state.queued.length === 0) return 'no user message is queued';
+      return state.queued[0] === event.data.text
+        ? undefined
+        : 'the text differs from the oldest queued user message';
+    case 'ModelResponded':
+      return state.status === 'running' ? undefined : 'the model answered outside a run';
+    case 'AssistantMessageAdded': {
+      const ids = event.data.message.toolCalls.map((toolCall) => toolCall.id);
+      const repeated = ids.find((id, index) => ids.indexOf(id) !== index);
+      if (repeated !== undefined) return `tool call id ${repeated} appears twice in one message`;
+      const known = ids.find((id) => state.toolCalls[id] !== undefined);
+      return known === undefined ? undefined : `tool call id ${known} was already used`;
+    }
+    case 'ToolCallStarted':
+      return unanswered(state, event.data.toolCall.id, 'started');
+    case 'ToolCallCompleted':
+    case 'ToolCallFailed':
+      return startedCall(state, event.data.toolCallId);
+    case 'FeedbackRequested':
+      return startedCall(state, event.data.toolCall.id);
+    case 'FeedbackReceived': {
+      const problem = unanswered(state, event.data.toolCallId, 'decided on');
+      if (problem !== undefined) return problem;
+      return state.feedback[event.data.toolCallId] === undefined
+        ? undefined
+        : `tool call ${event.data.toolCallId} already has a decision that no invocation has used`;
+    }
+    case 'FeedbackConsumed':
+      return state.feedback[event.data.toolCallId] === undefined
+        ? `tool call ${event.data.toolCallId} has no decision to consume`
+        : undefined;
+    case 'AgentStopped':
+      return state.status === 'stopped' ? 'the agent is already stopped' : undefined;
+    case 'StreamForked':
+      return state.revision === -1 ? undefined : 'a fork marker must be the first event';
+  }
+}
+
+function unanswered(state: AgentState, toolCallId: string, verb: string): string | undefined {
+  const call = state.toolCalls[toolCallId];
+  if (call === undefined)
+    return `tool call ${toolCallId} cannot be ${verb}: the model never made it`;
+  if (call.status === 'completed' || call.status === 'failed') {
+    return `tool call ${toolCallId} cannot be ${verb}: it was already answered`;
+  }
+  return undefined;
+}
+
+function startedCall(state: AgentState, toolCallId: string): string | undefined {
+  const problem = unanswered(state, toolCallId, 'answered');
+  if (problem !== undefined) return problem;
+  return state.toolCalls[toolCallId]?.status === 'started'
+    ? undefined
+    : `tool call ${toolCallId} cannot be answered: it was not started`;
+}

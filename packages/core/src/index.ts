@@ -1,0 +1,91 @@
+// The public surface of @agentlog/core (DESIGN: names are a contract).
+export { Agent } from './agent/agent.js';
+export type { PendingFeedback } from './agent/agent.js';
+export { AgentBuilder } from './agent/agentBuilder.js';
+export type { AgentConfig } from './agent/agentConfig.js';
+export type { AgentContext, FeedbackAuthor } from './agent/agentContext.js';
+export type { Hooks, HookKind, Logger, ToolResult } from './agent/hooks.js';
+export {
+  isRequestedByTool,
+  isAgentFailed,
+  isToolCallsOverLimit,
+  isFeedbackRequired,
+  isError,
+  isNoNewMessages,
+  isOther,
+} from './agent/stopReason.js';
+export type { StopReason, StopReasonOf, StopCause } from './agent/stopReason.js';
+
+export { AgentlogError, isAgentlogError } from './errors/agentlogError.js';
+export { AgentError } from './errors/agentError.js';
+export type { AgentErrorCode } from './errors/agentError.js';
+export { ToolError } from './errors/toolError.js';
+export type { ToolErrorCode } from './errors/toolError.js';
+export { ConcurrencyError } from './errors/concurrencyError.js';
+export { InvalidEventError } from './errors/invalidEventError.js';
+
+export type * from './events/agentEvent.js';
+export { CURRENT_SCHEMA_VERSION } from './events/agentEvent.js';
+export type {
+  AgentState,
+  ToolCallState,
+  ToolCallStatus,
+  PendingDecision,
+} from './events/agentState.js';
+export { initialState } from './events/agentState.js';
+export { evolve } from './events/evolve.js';
+export { checkEvent } from './events/checkEvent.js';
+export { decodeEvent, upcasters } from './events/decodeEvent.js';
+export type { Upcaster } from './events/decodeEvent.js';
+export { foldEvents, foldStream } from './events/foldEvents.js';
+
+export type {
+  ChatMessage,
+  SystemMessage,
+  UserMessage,
+  AssistantMessage,
+  ToolOutputMessage,
+  SummaryMessage,
+} from './messages/chatMessage.js';
+export { messagesForCompletion } from './messages/chatMessage.js';
+export type { ToolCall } from './messages/toolCall.js';
+export { canonicalArgs, toolCallHash } from './messages/toolCall.js';
+export { ToolOutput, asText, asFail, asStop, asAgentFailed } from './messages/toolOutput.js';
+export { ToolFeedback } from './messages/toolFeedback.js';
+export type { ToolFeedbackDraft } from './messages/toolFeedback.js';
+
+export type {
+  ChatCompletion,
+  CompletionRequest,
+  CompletionResponse,
+  CompletionOptions,
+  CompletionUsage,
+  ToolSpec,
+} from './ports/chatCompletion.js';
+export type {
+  EventStore,
+  ExpectedRevision,
+  NewStreamEvent,
+  StreamEvent,
+  EventMetadata,
+  NewEventMetadata,
+  ReadStreamOptions,
+  AppendResult,
+} from './ports/eventStore.js';
+export {
+  createInMemoryEventStore,
+  assertValidStreamId,
+  assertValidNewEvents,
+  maxStreamIdLength,
+} from './store/inMemoryEventStore.js';
+export { requestFingerprint } from './loop/requestFingerprint.js';
+
+export type { Tool } from './tools/tool.js';
+export { tool } from './tools/createTool.js';
+export { stopTool } from './tools/stopTool.js';
+export { StopWithArgs } from './tools/stopWithArgs.js';
+export { AgentCanFail } from './tools/agentCanFail.js';
+export { approvalRequired, REFUSAL_TEXT } from './tools/approvalRequired.js';
+
+export type { JsonValue, JsonObject } from './support/json.js';
+export { canonicalJson } from './support/json.js';

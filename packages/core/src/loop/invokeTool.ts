@@ -1,0 +1,42 @@
+import type { ToolResult } from '../agent/hooks.js';
+import { ToolError } from '../errors/toolError.js';
+import type { ToolCall } from '../messages/toolCall.js';
+import { ToolOutput } from '../messages/toolOutput.js';
+import { findNonJson } from '../support/json.js';
+import type { Tool } from '../tools/tool.js';
+import type { ToolContext } from './toolContext.js';
+
+const outputKinds = new Set(['text', 'fail', 'stop', 'agentFailed', 'feedbackRequired']);
+
+/**
+ * Invokes one tool and never throws: a missing tool (SPEC TOOL-6), a thrown error or a malformed
+ * output is a failed result (SPEC TOOL-3); a returned string is a text output.
+ */
+export async function invokeTool(
+  tool: Tool | undefined,
+  context: ToolContext,
+  toolCall: ToolCall,
+): Promise<ToolResult> {
+  if (tool === undefined) return { ok: false, error: ToolError.unknownTool(toolCall.name) };
+  try {
+    const returned: unknown = await tool.invoke(context, toolCall);
+    return { ok: true, output: checkOutput(tool.name, returned) };
+  } catch (error) {
+    return { ok: false, error: ToolError.from(error) };
+  }
+}
+
+function checkOutput(toolName: string, returned: unknown): ToolOutput {
+  if (typeof returned === 'string') return ToolOutput.text(returned);
+  const kind = (returned as { kind?: unknown } | null)?.kind;
+  if (typeof kind !== 'string' || !outputKinds.has(kind)) {
+    throw ToolError.executionFailed(`tool ${toolName} returned neither a string nor a ToolOutput`);
+  }
+  const nonJson = findNonJson(returned);
+  if (nonJson !== undefined) {
+    throw ToolError.executionFailed(
+      `tool ${toolName} returned an output that is not JSON: ${nonJson}`,
+    );
+  }
+  return returned as ToolOutput;
+}

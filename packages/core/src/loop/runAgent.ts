@@ -1,0 +1,121 @@
+import type { StopCause } from '../agent/stopReason.js';
+import { AgentError } from '../errors/agentError.js';
+import { ConcurrencyError } from '../errors/concurrencyError.js';
+import { ToolError } from '../errors/toolError.js';
+import type { RunMode } from '../events/agentEvent.js';
+import { callHooks } from './callHooks.js';
+import { completionStep } from './completionStep.js';
+import { invokeBatch } from './invokeBatch.js';
+import { callsToResume, hasNewMessages } from './pendingWork.js';
+import type { RunScope } from './runScope.js';
+import { stopAgent } from './stopAgent.js';
+
+/**
+ * One run (SPEC LOOP-2): `RunStarted`; on the first run `beforeAll` and the system prompt; the
+ * query's text queued; open calls resumed (rejecting with `unfulfilledToolCalls` if some stay
+ * open); queued texts into the history; `onStart`; then completion steps until the agent stops.
+ * Every failure ends the run with stop reason `error` before it rejects (SPEC LOOP-8).
+ */
+export async function runAgent(scope: RunScope, mode: RunMode, input?: string): Promise<void> {
+  const { writer } = scope;
+  const firstRun = writer.state.runs === 0;
+  await writer.append([
+    { type: 'RunStarted', data: input === undefined ? { mode } : { mode, input } },
+  ]);
+  try {
+    await runBody(scope, mode, input, firstRun);
+  } catch (error) {
+    if (error instanceof ConcurrencyError) throw error;
+    const failure = error instanceof Error ? error : new Error(String(error));
+    if (writer.state.status !== 'stopped') {
+      await stopAgent(scope, { kind: 'error', message: failure.message }, 'error', failure).catch(
+        () => undefined,
+      );
+    }
+    throw error;
+  }
+  const reason = writer.state.stopReason;
+  if (reason?.kind === 'toolCallsOverLimit') {
+    const failed = [...writer.state.history]
+      .reverse()
+      .find((message) => message.role === 'tool' && message.toolCall.id === reason.toolCall.id);
+    const detail =
+      failed?.role === 'tool' && failed.output.kind === 'fail' ? failed.output.text : 'failed';
+    throw new AgentError(
+      'toolError',
+      `tool ${reason.toolCall.name} failed more often than toolRetryLimit (${scope.config.toolRetryLimit}) allows: ${detail}`,
+      { cause: ToolError.executionFailed(detail) },
+    );
+  }
+}
+
+async function runBody(
+  scope: RunScope,
+  mode: RunMode,
+  input: string | undefined,
+  firstRun: boolean,
+): Promise<void> {
+  const { writer, config } = scope;
+  if (firstRun) {
+    await callHooks(scope, 'beforeAll');
+    if (config.systemPrompt !== undefined && !writer.state.systemPromptAdded) {
+      await writer.append([{ type: 'SystemPromptAdded', data: { text: config.systemPrompt } }]);
+    }
+  }
+  if (input !== undefined)
+    await writer.append([{ type: 'UserMessageQueued', data: { text: input } }]);
+
+  const open = callsToResume(writer.state);
+  if (open.length > 0) {
+    await invokeBatch(scope, open, { resuming: true });
+    if (writer.state.stopReason?.kind === 'toolCallsOverLimit') return;
+    const waiting = open.filter((toolCall) => {
+      const status = writer.state.toolCalls[toolCall.id]?.status;
+      return status !== 'completed' && status !== 'failed';
+    });
+    if (waiting.length > 0) {
+      throw new AgentError(
+        'unfulfilledToolCalls',
+        `tool calls still wait for feedback: ${waiting.map((call) => `${call.name} (${call.id})`).join(', ')}`,
+      );
+    }
+    // A resumed call that stopped the agent is honoured (fix: Swiftide loses it).
+    if (writer.state.status === 'stopped') return;
+  }
+  for (const text of writer.state.queued) {
+    await writer.append([{ type: 'UserMessageAdded', data: { text } }]);
+  }
+  await callHooks(scope, 'onStart');
+
+  const once = mode === 'queryOnce' || mode === 'runOnce';
+  for (;;) {
+    if (writer.state.status === 'stopped') return;
+    if (!hasNewMessages(writer.state, config.stopOnAssistant)) {
+      await stopAgent(scope, { kind: 'noNewMessages' }, idleCause(scope));
+      return;
+    }
+    if (config.limit !== undefined && writer.state.completionsInRun >= config.limit) {
+      config.logger.warn(`agent reached its limit of ${config.limit} completions in one run`, {
+        streamId: writer.streamId,
+      });
+      await stopAgent(scope, { kind: 'noNewMessages' }, 'limitReached');
+      return;
+    }
+    await completionStep(scope);
+    if (once && !isStopped(scope)) {
+      await stopAgent(scope, { kind: 'noNewMessages' }, 'singleStep');
+      return;
+    }
+  }
+}
+
+// A function, not an inline check: the loop's awaits change the state behind TypeScript's back.
+function isStopped(scope: RunScope): boolean {
+  return scope.writer.state.status === 'stopped';
+}
+
+function idleCause(scope: RunScope): StopCause {
+  const { state } = scope.writer;
+  if (state.completionsInRun > 0 && state.lastResponseEmpty) return 'emptyResponse';
+  return state.history.at(-1)?.role === 'assistant' ? 'assistantAnswered' : 'nothingNew';
+}

@@ -1,0 +1,100 @@
+import { Subject } from 'rxjs';
+import { InvalidEventError } from '../errors/invalidEventError.js';
+import {
+  CURRENT_SCHEMA_VERSION,
+  type AgentEvent,
+  type PendingEvent,
+} from '../events/agentEvent.js';
+import type { AgentState } from '../events/agentState.js';
+import { checkEvent } from '../events/checkEvent.js';
+import { evolve } from '../events/evolve.js';
+import { foldStream } from '../events/foldEvents.js';
+import type { EventStore } from '../ports/eventStore.js';
+import { findNonJson, jsonRoundTrip } from '../support/json.js';
+
+/**
+ * The only way state changes: stamps events with metadata, checks them against the state
+ * (SPEC EVT-4), appends them with the expected revision (SPEC RES-3), then folds them.
+ * Appends are serialised, so the stream order is the order of the calls.
+ */
+export class StreamWriter {
+  readonly events$ = new Subject<AgentEvent>();
+  #state: AgentState;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly store: EventStore,
+    readonly streamId: string,
+    private readonly clock: () => Date,
+    private readonly ids: () => string,
+    state: AgentState,
+  ) {
+    this.#state = state;
+  }
+
+  /** The fold of every event appended or read so far. */
+  get state(): AgentState {
+    return this.#state;
+  }
+
+  /** Appends the events as one atomic write and resolves with them as stored. */
+  append(pending: readonly PendingEvent[]): Promise<AgentEvent[]> {
+    return this.#serialised(() => this.#append(pending));
+  }
+
+  /** Folds whatever other writers appended since this writer's last revision. */
+  catchUp(): Promise<void> {
+    return this.#serialised(async () => {
+      const stored = await this.store.readStream(this.streamId, {
+        fromRevision: this.#state.revision + 1,
+      });
+      this.#state = foldStream(stored, this.#state).state;
+    });
+  }
+
+  #serialised<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.#queue.then(work);
+    this.#queue = result.catch(() => undefined);
+    return result;
+  }
+
+  async #append(pending: readonly PendingEvent[]): Promise<AgentEvent[]> {
+    let state = this.#state;
+    const events: AgentEvent[] = [];
+    for (const event of pending) {
+      const revision = state.revision + 1;
+      const nonJson = findNonJson(event.data);
+      if (nonJson !== undefined) {
+        throw new InvalidEventError(event.type, undefined, `${nonJson} is not JSON`);
+      }
+      const stamped = {
+        type: event.type,
+        data: jsonRoundTrip(event.data),
+        metadata: {
+          eventId: this.ids(),
+          at: this.clock().toISOString(),
+          revision,
+          schemaVersion: CURRENT_SCHEMA_VERSION,
+        },
+      } as AgentEvent;
+      const problem = checkEvent(state, stamped);
+      if (problem !== undefined) throw new InvalidEventError(event.type, undefined, problem);
+      state = evolve(state, stamped);
+      events.push(stamped);
+    }
+    if (events.length === 0) return events;
+    const expected = this.#state.revision === -1 ? 'noStream' : this.#state.revision;
+    await this.store.appendToStream(
+      this.streamId,
+      events.map(({ type, data, metadata: { revision: _revision, ...metadata } }) => ({
+        type,
+        data,
+        metadata,
+      })),
+      { expectedRevision: expected },
+    );
+    this.#state = state;
+    for (const event of events) this.events$.next(event);
+    return events;
+  }
+}

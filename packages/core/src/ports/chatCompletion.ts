@@ -1,0 +1,44 @@
+import type { ChatMessage } from '../messages/chatMessage.js';
+import type { ToolCall } from '../messages/toolCall.js';
+import type { JsonObject } from '../support/json.js';
+
+/** What the model is told about one tool: OpenAI strict function calling accepts it. */
+export interface ToolSpec {
+  readonly name: string;
+  readonly description: string;
+  /** A JSON schema of the arguments object. */
+  readonly parameters: JsonObject;
+}
+
+/** One request to the model: the history it sees and every tool spec, ordered by name. */
+export interface CompletionRequest {
+  readonly messages: readonly ChatMessage[];
+  readonly tools: readonly ToolSpec[];
+}
+
+/** Token counts a model may report. */
+export interface CompletionUsage {
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  readonly totalTokens: number;
+}
+
+/** The model's answer: optional text and zero or more tool calls. */
+export interface CompletionResponse {
+  readonly message?: string;
+  readonly toolCalls: readonly ToolCall[];
+  readonly usage?: CompletionUsage;
+  readonly model?: string;
+}
+
+/** Options of one completion call. */
+export interface CompletionOptions {
+  readonly signal?: AbortSignal;
+  /** Called with each streamed text delta, for models that stream. */
+  readonly onChunk?: (delta: string) => void;
+}
+
+/** The model port (the OpenAI adapter, the scripted and replay models implement it). */
+export interface ChatCompletion {
+  complete(request: CompletionRequest, options: CompletionOptions): Promise<CompletionResponse>;
+}

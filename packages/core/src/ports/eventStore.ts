@@ -1,0 +1,67 @@
+import type { Observable } from 'rxjs';
+
+/**
+ * The revision an append expects the stream to be at (KurrentDB vocabulary): the revision of its
+ * last event, `'noStream'`, `'streamExists'` or `'any'`.
+ */
+export type ExpectedRevision = number | 'noStream' | 'streamExists' | 'any';
+
+/** Metadata of an event before the store gives it a revision. */
+export interface NewEventMetadata {
+  readonly eventId: string;
+  /** ISO-8601 time, from the injected clock. */
+  readonly at: string;
+  readonly schemaVersion: number;
+}
+
+/** Metadata of a stored event. Revisions count from 0 within a stream. */
+export interface EventMetadata extends NewEventMetadata {
+  readonly revision: number;
+}
+
+/** An event to append. */
+export interface NewStreamEvent {
+  readonly type: string;
+  /** Plain JSON; stores refuse anything else. */
+  readonly data: unknown;
+  readonly metadata: NewEventMetadata;
+}
+
+/** An event as a store hands it back. */
+export interface StreamEvent {
+  readonly type: string;
+  readonly data: unknown;
+  readonly metadata: EventMetadata;
+}
+
+/** Options of `readStream`. */
+export interface ReadStreamOptions {
+  readonly fromRevision?: number;
+  readonly maxCount?: number;
+  readonly direction?: 'forwards' | 'backwards';
+}
+
+/** What an append returns: the revision to expect next time. */
+export interface AppendResult {
+  readonly nextExpectedRevision: number;
+}
+
+/**
+ * The event store port. A conflict throws `ConcurrencyError` and stores nothing; an event whose
+ * `eventId` is already stored in the stream is not stored twice.
+ */
+export interface EventStore {
+  appendToStream(
+    streamId: string,
+    events: readonly NewStreamEvent[],
+    options: { readonly expectedRevision: ExpectedRevision },
+  ): Promise<AppendResult>;
+  /** The events of a stream, `[]` for a stream that does not exist. */
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<StreamEvent[]>;
+  /** Catch-up, then live: every event from `fromRevision` on, as it is appended. */
+  subscribeToStream(
+    streamId: string,
+    options?: { readonly fromRevision?: number },
+  ): Observable<StreamEvent>;
+  listStreams(): Promise<string[]>;
+}

@@ -1,0 +1,298 @@
+import { Observable } from 'rxjs';
+import { AgentlogError } from '../errors/agentlogError.js';
+import { ConcurrencyError } from '../errors/concurrencyError.js';
+import { InvalidEventError } from '../errors/invalidEventError.js';
+import type {
+  AppendResult,
+  EventStore,
+  ExpectedRevision,
+  NewStreamEvent,
+  ReadStreamOptions,
+  StreamEvent,
+} from '../ports/eventStore.js';
+import { findNonJson, jsonRoundTrip } from '../support/json.js';
+
+/** The longest stream id a store accepts, in characters (code points). */
+export const maxStreamIdLength = 200;
+
+/**
+ * Throws an `AgentlogError` with code `'invalidStreamId'` unless `streamId` is a non-empty string
+ * of at most 200 characters without `/`, `\` or control characters. Every store adapter applies
+ * the same rule, so a stream id that works in memory works in a database too.
+ */
+export function assertValidStreamId(streamId: unknown): asserts streamId is string {
+  const problem = streamIdProblem(streamId);
+  if (problem !== undefined) {
+    const shown =
+      typeof streamId === 'string' ? JSON.stringify(streamId.slice(0, 60)) : String(streamId);
+    throw new AgentlogError('invalidStreamId', `invalid stream id ${shown}: ${problem}`);
+  }
+}
+
+function streamIdProblem(streamId: unknown): string | undefined {
+  if (typeof streamId !== 'string') return `it must be a string, not ${typeof streamId}`;
+  if (streamId === '') return 'it is empty';
+  const length = [...streamId].length;
+  if (length > maxStreamIdLength)
+    return `it has ${length} characters, more than ${maxStreamIdLength}`;
+  for (const [index, char] of [...streamId].entries()) {
+    if (char === '/' || char === '\\') return `it contains "${char}" at character ${index}`;
+    const code = char.codePointAt(0) ?? 0;
+    if (code < 0x20 || code === 0x7f) {
+      return `it contains the control character U+${code.toString(16).toUpperCase().padStart(4, '0')} at character ${index}`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Throws an `InvalidEventError` (code `'invalidEvent'`) naming the event index and the problem
+ * unless every event has a non-empty string `type`, an `eventId`, and plain JSON data and metadata.
+ * Store adapters call it before writing anything, so a bad batch stores nothing.
+ */
+export function assertValidNewEvents(events: readonly NewStreamEvent[]): void {
+  if (!Array.isArray(events)) {
+    throw new InvalidEventError('(none)', undefined, 'the events of an append must be an array');
+  }
+  for (const [index, event] of (events as readonly unknown[]).entries()) {
+    const problem = newEventProblem(event, `events[${index}]`);
+    if (problem !== undefined) {
+      const type = (event as { type?: unknown } | null)?.type;
+      const name = typeof type === 'string' && type !== '' ? type : '(no type)';
+      throw new InvalidEventError(name, undefined, problem);
+    }
+  }
+}
+
+function newEventProblem(event: unknown, path: string): string | undefined {
+  if (typeof event !== 'object' || event === null || Array.isArray(event))
+    return `${path} is not an object`;
+  const { type, data, metadata } = event as { type?: unknown; data?: unknown; metadata?: unknown };
+  if (typeof type !== 'string' || type === '') return `${path}.type must be a non-empty string`;
+  const nonJsonData = nonJson(data, `${path}.data`);
+  if (nonJsonData !== undefined) return `${nonJsonData} is not plain JSON`;
+  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) {
+    return `${path}.metadata is not an object`;
+  }
+  const { eventId, at, schemaVersion } = metadata as {
+    eventId?: unknown;
+    at?: unknown;
+    schemaVersion?: unknown;
+  };
+  if (typeof eventId !== 'string' || eventId === '')
+    return `${path}.metadata.eventId must be a non-empty string`;
+  if (typeof at !== 'string') return `${path}.metadata.at must be a string`;
+  if (typeof schemaVersion !== 'number') return `${path}.metadata.schemaVersion must be a number`;
+  const nonJsonMetadata = nonJson(metadata, `${path}.metadata`);
+  if (nonJsonMetadata !== undefined) return `${nonJsonMetadata} is not plain JSON`;
+  return undefined;
+}
+
+function nonJson(value: unknown, path: string): string | undefined {
+  try {
+    return findNonJson(value, path);
+  } catch {
+    // A cyclic value recurses until the stack runs out.
+    return `${path} (cyclic or too deeply nested)`;
+  }
+}
+
+function assertValidExpectedRevision(expected: unknown): asserts expected is ExpectedRevision {
+  if (expected === 'any' || expected === 'noStream' || expected === 'streamExists') return;
+  if (typeof expected === 'number' && Number.isSafeInteger(expected) && expected >= 0) return;
+  throw new RangeError(
+    `expectedRevision must be a revision (an integer >= 0), 'noStream', 'streamExists' or 'any', not ${String(expected)}`,
+  );
+}
+
+function assertRevisionOption(name: string, value: number | undefined): void {
+  if (value === undefined) return;
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new RangeError(`${name} must be an integer >= 0, not ${String(value)}`);
+  }
+}
+
+interface StoredStream {
+  readonly events: StreamEvent[];
+  readonly revisionByEventId: Map<string, number>;
+}
+
+interface InMemoryState {
+  readonly streams: Map<string, StoredStream>;
+  readonly listeners: Map<string, Set<() => void>>;
+}
+
+const states = new WeakMap<EventStore, InMemoryState>();
+
+/**
+ * Creates an event store that keeps its streams in memory: for tests, examples and short-lived
+ * agents. It follows the `EventStore` contract exactly (revisions, expectations, idempotence by
+ * `eventId`, catch-up subscriptions) and hands out copies, never its own objects.
+ */
+export function createInMemoryEventStore(): EventStore {
+  const state: InMemoryState = { streams: new Map(), listeners: new Map() };
+  const store: EventStore = {
+    appendToStream: (streamId, events, options) =>
+      settle(() => append(state, streamId, events, options?.expectedRevision)),
+    readStream: (streamId, options) => settle(() => read(state, streamId, options ?? {})),
+    subscribeToStream: (streamId, options) => subscribe(state, streamId, options?.fromRevision),
+    listStreams: () => settle(() => [...state.streams.keys()]),
+  };
+  states.set(store, state);
+  return store;
+}
+
+/** Runs `work` now, turning what it returns or throws into a promise (a throw becomes a rejection). */
+function settle<T>(work: () => T): Promise<T> {
+  return new Promise((resolve) => resolve(work()));
+}
+
+/**
+ * Test-only introspection: how many live subscriptions an in-memory store is feeding, across all
+ * streams. Returns 0 for a store that `createInMemoryEventStore` did not make.
+ */
+export function countInMemorySubscriptions(store: EventStore): number {
+  const state = states.get(store);
+  if (state === undefined) return 0;
+  let count = 0;
+  for (const listeners of state.listeners.values()) count += listeners.size;
+  return count;
+}
+
+function append(
+  state: InMemoryState,
+  streamId: string,
+  events: readonly NewStreamEvent[],
+  expectedRevision: ExpectedRevision | undefined,
+): AppendResult {
+  assertValidStreamId(streamId);
+  assertValidExpectedRevision(expectedRevision);
+  assertValidNewEvents(events);
+
+  const stream = state.streams.get(streamId);
+  const actual = stream === undefined ? 'noStream' : stream.events.length - 1;
+
+  // A retry of an append that was already stored succeeds whatever it expects (KurrentDB).
+  if (stream !== undefined && isStoredRetry(stream, events))
+    return { nextExpectedRevision: stream.events.length - 1 };
+
+  if (!satisfies(expectedRevision, actual))
+    throw new ConcurrencyError(streamId, expectedRevision, actual);
+
+  const seen = new Set<string>();
+  const fresh = events.filter((event) => {
+    const id = event.metadata.eventId;
+    if (seen.has(id) || stream?.revisionByEventId.has(id) === true) return false;
+    seen.add(id);
+    return true;
+  });
+  // Copy everything before the first write, so nothing can fail half-way.
+  const copies = fresh.map((event) =>
+    jsonRoundTrip({ type: event.type, data: event.data, metadata: event.metadata }),
+  );
+  if (copies.length === 0) return { nextExpectedRevision: actual === 'noStream' ? -1 : actual };
+
+  const target = stream ?? { events: [], revisionByEventId: new Map<string, number>() };
+  if (stream === undefined) state.streams.set(streamId, target);
+  for (const copy of copies) {
+    const revision = target.events.length;
+    target.events.push({
+      type: copy.type,
+      data: copy.data,
+      metadata: { ...copy.metadata, revision },
+    });
+    target.revisionByEventId.set(copy.metadata.eventId, revision);
+  }
+  const listeners = state.listeners.get(streamId);
+  if (listeners !== undefined) for (const listener of [...listeners]) listener();
+  return { nextExpectedRevision: target.events.length - 1 };
+}
+
+/** True when every event is stored already, in the same order at consecutive revisions. */
+function isStoredRetry(stream: StoredStream, events: readonly NewStreamEvent[]): boolean {
+  const first = events[0];
+  if (first === undefined) return false;
+  const start = stream.revisionByEventId.get(first.metadata.eventId);
+  if (start === undefined) return false;
+  return events.every(
+    (event, index) => stream.revisionByEventId.get(event.metadata.eventId) === start + index,
+  );
+}
+
+function satisfies(expected: ExpectedRevision, actual: number | 'noStream'): boolean {
+  switch (expected) {
+    case 'any':
+      return true;
+    case 'noStream':
+      return actual === 'noStream';
+    case 'streamExists':
+      return actual !== 'noStream';
+    default:
+      return actual === expected;
+  }
+}
+
+function read(state: InMemoryState, streamId: string, options: ReadStreamOptions): StreamEvent[] {
+  assertValidStreamId(streamId);
+  assertRevisionOption('fromRevision', options.fromRevision);
+  assertRevisionOption('maxCount', options.maxCount);
+  const events = state.streams.get(streamId)?.events ?? [];
+  const maxCount = options.maxCount ?? Number.POSITIVE_INFINITY;
+  if (options.direction === 'backwards') {
+    const from = Math.min(options.fromRevision ?? events.length - 1, events.length - 1);
+    const result: StreamEvent[] = [];
+    for (let revision = from; revision >= 0 && result.length < maxCount; revision -= 1) {
+      const event = events[revision];
+      if (event !== undefined) result.push(jsonRoundTrip(event));
+    }
+    return result;
+  }
+  const from = options.fromRevision ?? 0;
+  return events.slice(from, from + maxCount).map((event) => jsonRoundTrip(event));
+}
+
+function subscribe(
+  state: InMemoryState,
+  streamId: string,
+  fromRevision: number | undefined,
+): Observable<StreamEvent> {
+  return new Observable<StreamEvent>((subscriber) => {
+    // Thrown here, these reach the subscriber as an error notification.
+    assertValidStreamId(streamId);
+    assertRevisionOption('fromRevision', fromRevision);
+
+    let next = fromRevision ?? 0;
+    let draining = false;
+    // Catch-up and live delivery are one loop over the stored events: an append made while the
+    // loop runs (even by a subscriber's own handler) is picked up by it, never delivered out of order.
+    const drain = (): void => {
+      if (draining) return;
+      draining = true;
+      try {
+        while (!subscriber.closed) {
+          const event = state.streams.get(streamId)?.events[next];
+          if (event === undefined) return;
+          next += 1;
+          subscriber.next(jsonRoundTrip(event));
+        }
+      } finally {
+        draining = false;
+      }
+    };
+
+    let listeners = state.listeners.get(streamId);
+    if (listeners === undefined) {
+      listeners = new Set();
+      state.listeners.set(streamId, listeners);
+    }
+    const registered = listeners;
+    registered.add(drain);
+    drain();
+
+    return () => {
+      registered.delete(drain);
+      if (registered.size === 0 && state.listeners.get(streamId) === registered)
+        state.listeners.delete(streamId);
+    };
+  });
+}

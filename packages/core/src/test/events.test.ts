@@ -1,0 +1,324 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Agent } from '../agent/agent.js';
+import { InvalidEventError } from '../errors/invalidEventError.js';
+import { CURRENT_SCHEMA_VERSION, type PendingEvent } from '../events/agentEvent.js';
+import { initialState } from '../events/agentState.js';
+import { decodeEvent, upcasters } from '../events/decodeEvent.js';
+import { evolve } from '../events/evolve.js';
+import { foldStream } from '../events/foldEvents.js';
+import type { StreamEvent } from '../ports/eventStore.js';
+import { createInMemoryEventStore } from '../store/inMemoryEventStore.js';
+import { tool } from '../tools/createTool.js';
+import { stopTool } from '../tools/stopTool.js';
+import { requestFingerprint } from '../loop/requestFingerprint.js';
+import { counterIds, fixedClock } from '../testing/fixedClock.js';
+import { given } from '../testing/given.js';
+import { scriptedModel, textResponse, toolCallResponse } from '../testing/scriptedModel.js';
+import { rejection, testAgent } from './testAgent.js';
+
+const echo = tool({
+  name: 'echo',
+  description: 'Echoes its text.',
+  parameters: z.object({ text: z.string() }),
+  execute: ({ text }) => `echo: ${text}`,
+});
+
+function stored(events: readonly PendingEvent[]): StreamEvent[] {
+  return events.map((event, revision) => ({
+    ...event,
+    metadata: {
+      eventId: `e${revision}`,
+      at: '2026-01-01T00:00:00.000Z',
+      revision,
+      schemaVersion: CURRENT_SCHEMA_VERSION,
+    },
+  }));
+}
+
+describe('events: the stream is the truth', () => {
+  it('EVT-1 every message, tool outcome, model response and stop is an event, and the state is their fold', async () => {
+    const { agent, events } = await testAgent(
+      [toolCallResponse([{ name: 'echo', args: { text: 'hi' }, id: 'c1' }]), textResponse('done')],
+      (b) => b.systemPrompt('sys').tools([echo]),
+    );
+    await agent.query('go');
+    const stream = await events();
+    expect(stream.map((e) => e.type)).toEqual([
+      'RunStarted',
+      'SystemPromptAdded',
+      'UserMessageQueued',
+      'UserMessageAdded',
+      'ModelResponded',
+      'AssistantMessageAdded',
+      'ToolCallStarted',
+      'ToolCallCompleted',
+      'ModelResponded',
+      'AssistantMessageAdded',
+      'AgentStopped',
+    ]);
+    expect(foldStream(stream).state).toStrictEqual(agent.state());
+  });
+
+  it('EVT-1 an agent built afresh on the stream at any point has a deep-equal state', async () => {
+    const store = createInMemoryEventStore();
+    const { agent } = await testAgent(
+      [
+        toolCallResponse([{ name: 'echo', args: { text: 'a' } }]),
+        textResponse('one'),
+        textResponse('two'),
+      ],
+      (b) => b.tools([echo]),
+      { store, streamId: 'afresh' },
+    );
+    await agent.query('first');
+    const rebuilt = await Agent.builder()
+      .llm(scriptedModel([]))
+      .store(store)
+      .streamId('afresh')
+      .build();
+    expect(rebuilt.state()).toStrictEqual(agent.state());
+    await agent.query('second');
+    const again = await Agent.builder()
+      .llm(scriptedModel([]))
+      .store(store)
+      .streamId('afresh')
+      .build();
+    expect(again.state()).toStrictEqual(agent.state());
+    expect(again.history()).toHaveLength(agent.history().length);
+  });
+
+  it('EVT-2 events carry eventId, at and revision from the injected clock and ids', async () => {
+    const { events, agent } = await testAgent([textResponse('x')]);
+    await agent.query('q');
+    const stream = await events();
+    expect(stream[0]?.metadata).toEqual({
+      eventId: 'id-0001',
+      at: '2026-01-01T00:00:00.000Z',
+      revision: 0,
+      schemaVersion: 1,
+    });
+    expect(stream.map((e) => e.metadata.revision)).toEqual(stream.map((_e, index) => index));
+    expect(stream[1]?.metadata.at).toBe('2026-01-01T00:00:01.000Z');
+  });
+
+  it('EVT-2 given/when/then: a query on a fresh agent appends the expected events', async () => {
+    const model = scriptedModel([textResponse('hello')]);
+    const requestFingerprintOfHi = requestFingerprint({
+      messages: [{ role: 'user', text: 'hi' }],
+      tools: [stopTool().spec()],
+    });
+    await given([], (b) => b.llm(model))
+      .when((agent) => agent.query('hi'))
+      .then([
+        { type: 'RunStarted', data: { mode: 'query', input: 'hi' } },
+        { type: 'UserMessageQueued', data: { text: 'hi' } },
+        { type: 'UserMessageAdded', data: { text: 'hi' } },
+        {
+          type: 'ModelResponded',
+          data: {
+            requestFingerprint: requestFingerprintOfHi,
+            response: { message: 'hello', toolCalls: [] },
+          },
+        },
+        {
+          type: 'AssistantMessageAdded',
+          data: { message: { role: 'assistant', text: 'hello', toolCalls: [] } },
+        },
+        {
+          type: 'AgentStopped',
+          data: { reason: { kind: 'noNewMessages' }, cause: 'assistantAnswered' },
+        },
+      ]);
+  });
+
+  it('EVT-2 given/when/then: thenRejects checks the code and what the failed command appended', async () => {
+    const spec = () =>
+      given([{ type: 'SystemPromptAdded', data: { text: 'sys' } }], (b) =>
+        b.llm(scriptedModel([{ throws: new Error('offline') }])),
+      ).when((a) => a.run());
+    // The system prompt is in the given stream, so this first run adds none; the model throws.
+    const agent = await spec().thenRejects('completionFailed', [
+      { type: 'RunStarted', data: { mode: 'run' } },
+      {
+        type: 'AgentStopped',
+        data: {
+          reason: { kind: 'error', message: 'the completion failed: offline' },
+          cause: 'error',
+        },
+      },
+    ]);
+    expect(agent.stopReason()?.kind).toBe('error');
+    await expect(spec().thenRejects('completionFailed', [])).rejects.toThrow(
+      /the command appended/,
+    );
+    await expect(spec().thenRejects('toolError', [])).rejects.toThrow(
+      /expected a rejection with code toolError/,
+    );
+  });
+
+  it('EVT-3 RunStarted is appended by a call that then rejects', async () => {
+    const { agent, types } = await testAgent([{ throws: new Error('down') }]);
+    await rejection(agent.query('q'));
+    expect((await types())[0]).toBe('RunStarted');
+  });
+
+  it('EVT-4 evolve is pure: folding does not change its input and gives equal results twice', () => {
+    const events = stored([
+      { type: 'RunStarted', data: { mode: 'query', input: 'x' } },
+      { type: 'UserMessageQueued', data: { text: 'x' } },
+      { type: 'UserMessageAdded', data: { text: 'x' } },
+    ]).map((event) => decodeEvent(event));
+    const frozen = JSON.stringify(events);
+    const once = events.reduce(evolve, initialState);
+    const twice = events.reduce(evolve, initialState);
+    expect(once).toStrictEqual(twice);
+    expect(JSON.stringify(events)).toBe(frozen);
+    expect(initialState.history).toEqual([]);
+  });
+
+  it('EVT-4 an output for a call that was never made is rejected, naming the event and revision', () => {
+    const error = (() => {
+      try {
+        foldStream(
+          stored([
+            { type: 'RunStarted', data: { mode: 'run' } },
+            {
+              type: 'ToolCallCompleted',
+              data: { toolCallId: 'ghost', output: { kind: 'text', text: 'boo' } },
+            },
+          ]),
+        );
+      } catch (caught) {
+        return caught;
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(InvalidEventError);
+    expect((error as Error).message).toBe(
+      'event ToolCallCompleted at revision 1 is invalid: tool call ghost cannot be answered: the model never made it',
+    );
+  });
+
+  it('EVT-4 a second output for one call and an unknown event type are rejected', () => {
+    const call = { id: 'c1', name: 'echo', args: '{}' };
+    const base: PendingEvent[] = [
+      { type: 'RunStarted', data: { mode: 'run' } },
+      {
+        type: 'AssistantMessageAdded',
+        data: { message: { role: 'assistant', toolCalls: [call] } },
+      },
+      { type: 'ToolCallStarted', data: { toolCall: call, idempotencyKey: 's:c1' } },
+      {
+        type: 'ToolCallCompleted',
+        data: { toolCallId: 'c1', output: { kind: 'text', text: 'one' } },
+      },
+    ];
+    expect(() => foldStream(stored(base))).not.toThrow();
+    expect(() =>
+      foldStream(
+        stored([
+          ...base,
+          {
+            type: 'ToolCallCompleted',
+            data: { toolCallId: 'c1', output: { kind: 'text', text: 'two' } },
+          },
+        ]),
+      ),
+    ).toThrow(/already answered/);
+    expect(() =>
+      foldStream(stored([{ type: 'Mystery', data: {} } as unknown as PendingEvent])),
+    ).toThrow('event Mystery at revision 0 is invalid: unknown event type');
+    expect(() =>
+      foldStream(
+        stored([{ type: 'RunStarted', data: { mode: 'sprint' } } as unknown as PendingEvent]),
+      ),
+    ).toThrow(/RunStarted at revision 0 is invalid: mode/);
+  });
+
+  it('EVT-4 building an agent on a contradictory stream fails clearly and leaves the stream alone', async () => {
+    const store = createInMemoryEventStore();
+    await store.appendToStream(
+      'broken',
+      [
+        {
+          type: 'FeedbackConsumed',
+          data: { toolCallId: 'x' },
+          metadata: { eventId: 'e0', at: '2026-01-01T00:00:00.000Z', schemaVersion: 1 },
+        },
+      ],
+      { expectedRevision: 'noStream' },
+    );
+    const error = await rejection(
+      Agent.builder().llm(scriptedModel([])).store(store).streamId('broken').build(),
+    );
+    expect(error.message).toBe(
+      'event FeedbackConsumed at revision 0 is invalid: tool call x has no decision to consume',
+    );
+    expect(await store.readStream('broken')).toHaveLength(1);
+  });
+
+  it('EVT-4 an event that contradicts the state is rejected when appended, and nothing is stored', async () => {
+    const { agent, types } = await testAgent([]);
+    const before = await types();
+    const error = await rejection(
+      agent.context().feedbackReceived({ id: 'nope', name: 'echo' }, { kind: 'approved' }),
+    );
+    expect(error.message).toMatch(/tool call nope/);
+    expect(await types()).toEqual(before);
+  });
+
+  it('EVT-5 a stream from a newer schema version is refused with an error naming the event', () => {
+    const [event] = stored([{ type: 'RunStarted', data: { mode: 'run' } }]);
+    const newer = {
+      ...event!,
+      metadata: { ...event!.metadata, schemaVersion: CURRENT_SCHEMA_VERSION + 1 },
+    };
+    expect(() => decodeEvent(newer)).toThrow(
+      /RunStarted at revision 0 is invalid: schema version 2 is newer/,
+    );
+  });
+
+  it('EVT-5 older versions are upgraded on read by upcasters, and refused when none exists', () => {
+    const [event] = stored([{ type: 'UserMessageQueued', data: { text: 'x' } }]);
+    const old = {
+      ...event!,
+      data: { body: 'legacy text' },
+      metadata: { ...event!.metadata, schemaVersion: 0 },
+    };
+    expect(() => decodeEvent(old)).toThrow(/schema version 0 is not valid/);
+    // Simulate a future version 2 whose v1 data is upgraded by an upcaster.
+    const original = upcasters.UserMessageQueued;
+    upcasters.UserMessageQueued = { 1: (data) => ({ text: (data as { body: string }).body }) };
+    try {
+      const v1 = {
+        ...event!,
+        data: { body: 'legacy text' },
+        metadata: { ...event!.metadata, schemaVersion: 1 },
+      };
+      // With CURRENT_SCHEMA_VERSION at 1 nothing needs upgrading, so the v1 shape must already match.
+      expect(() => decodeEvent(v1)).toThrow(/UserMessageQueued at revision 0 is invalid: text/);
+    } finally {
+      if (original === undefined) delete upcasters.UserMessageQueued;
+      else upcasters.UserMessageQueued = original;
+    }
+  });
+
+  it('EVT-2 the same commands with a fixed clock and ids give byte-identical streams', async () => {
+    const script = [toolCallResponse([{ name: 'echo', args: { text: 'a' } }]), textResponse('b')];
+    const runOnce = async () => {
+      const store = createInMemoryEventStore();
+      const agent = await Agent.builder()
+        .llm(scriptedModel(script))
+        .tools([echo])
+        .store(store)
+        .streamId('det')
+        .clock(fixedClock())
+        .ids(counterIds())
+        .build();
+      await agent.query('go');
+      return JSON.stringify(await store.readStream('det'));
+    };
+    expect(await runOnce()).toBe(await runOnce());
+  });
+});

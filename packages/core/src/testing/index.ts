@@ -1,0 +1,7 @@
+// The testing entry of @agentlog/core: scripted model, fixed clock and ids, given/when/then.
+export { scriptedModel, textResponse, toolCallResponse } from './scriptedModel.js';
+export type { ScriptStep, ScriptedModel, ScriptedCall } from './scriptedModel.js';
+export { fixedClock, counterIds } from './fixedClock.js';
+export { given } from './given.js';
+export type { Command, Then } from './given.js';
+export { countInMemorySubscriptions } from '../store/inMemoryEventStore.js';

@@ -1,0 +1,27 @@
+import { ToolOutput } from '../messages/toolOutput.js';
+import type { Tool } from './tool.js';
+
+/** The text output the model sees when a person refuses a call (SPEC HITL-1). */
+export const REFUSAL_TEXT = 'This tool call was refused';
+
+/**
+ * Wraps a tool so each call waits for a person's decision (SPEC HITL-1). It keeps the inner tool's
+ * name, spec and idempotent flag; no decision yet gives `feedbackRequired()`, approval runs the
+ * inner tool, refusal gives the text {@link REFUSAL_TEXT}. Feedback payloads are ignored.
+ */
+export function approvalRequired(inner: Tool): Tool {
+  return {
+    name: inner.name,
+    ...(inner.idempotent === undefined ? {} : { idempotent: inner.idempotent }),
+    spec: () => inner.spec(),
+    async invoke(context, toolCall) {
+      // Reading the decision consumes it, so the next call of the same id asks again.
+      const feedback = await context.hasReceivedFeedback(toolCall);
+      if (feedback === undefined) return ToolOutput.feedbackRequired();
+      // Anything but an explicit approval, even a malformed stored decision, must not run the tool.
+      return feedback.kind === 'approved'
+        ? inner.invoke(context, toolCall)
+        : ToolOutput.text(REFUSAL_TEXT);
+    },
+  };
+}
