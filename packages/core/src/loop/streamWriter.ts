@@ -1,4 +1,5 @@
 import { Subject } from 'rxjs';
+import { AgentError } from '../errors/agentError.js';
 import { InvalidEventError } from '../errors/invalidEventError.js';
 import {
   CURRENT_SCHEMA_VERSION,
@@ -84,7 +85,7 @@ export class StreamWriter {
     }
     if (events.length === 0) return events;
     const expected = this.#state.revision === -1 ? 'noStream' : this.#state.revision;
-    await this.store.appendToStream(
+    const { nextExpectedRevision } = await this.store.appendToStream(
       this.streamId,
       events.map(({ type, data, metadata: { revision: _revision, ...metadata } }) => ({
         type,
@@ -93,6 +94,14 @@ export class StreamWriter {
       })),
       { expectedRevision: expected },
     );
+    if (nextExpectedRevision !== state.revision) {
+      // The store skipped events whose ids it already holds: the ids generator repeats itself.
+      throw new AgentError(
+        'storeFailed',
+        `stream ${this.streamId}: the store kept revision ${nextExpectedRevision}, not ${state.revision}; ` +
+          'an event id was already stored, so the ids generator must give unique ids',
+      );
+    }
     this.#state = state;
     for (const event of events) this.events$.next(event);
     return events;

@@ -65,7 +65,7 @@ export class ToolContext implements AgentContext {
     if (feedback.kind !== 'approved' && feedback.kind !== 'refused') {
       throw invalid(`the decision must be approved or refused, not ${String(feedback.kind)}`);
     }
-    const nonJson = findNonJson(feedback.payload);
+    const nonJson = feedback.payload === undefined ? undefined : findNonJson(feedback.payload);
     if (nonJson !== undefined) throw invalid(`the payload is not JSON: ${nonJson}`);
     for (const [field, value] of Object.entries(author)) {
       if (value !== undefined && typeof value !== 'string')

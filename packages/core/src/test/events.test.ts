@@ -322,3 +322,29 @@ describe('events: the stream is the truth', () => {
     expect(await runOnce()).toBe(await runOnce());
   });
 });
+
+describe('event ids', () => {
+  it('EVT-2 an ids generator that repeats an id already stored fails the append instead of losing the event', async () => {
+    const store = createInMemoryEventStore();
+    const first = await Agent.builder()
+      .llm(scriptedModel([textResponse('a')]))
+      .store(store)
+      .streamId('dup')
+      .ids(counterIds('same'))
+      .build();
+    await first.query('one');
+    const second = await Agent.builder()
+      .llm(scriptedModel([textResponse('b')]))
+      .store(store)
+      .streamId('dup')
+      .ids(counterIds('same'))
+      .build();
+    const error = await rejection(second.query('two'));
+    expect(error.message).toMatch(/ids generator must give unique ids/);
+    expect((await store.readStream('dup')).map((e) => e.metadata.eventId)).toEqual(
+      (await store.readStream('dup')).map(
+        (_e, index) => `same-${String(index + 1).padStart(4, '0')}`,
+      ),
+    );
+  });
+});

@@ -69,7 +69,8 @@ export function given(
       return {
         async then(expected) {
           const { agent, appended, error } = await run();
-          if (error !== undefined) throw error instanceof Error ? error : new Error(JSON.stringify(error));
+          if (error !== undefined)
+            throw error instanceof Error ? error : new Error(JSON.stringify(error));
           compare(appended, expected);
           return agent;
         },
