@@ -31,9 +31,53 @@ export async function transformWithHooks<K extends HookKind, V>(
     const replaced = await guarded(kind, () =>
       (hook as (...all: unknown[]) => unknown)(scope.agent, ...before, current),
     );
-    if (replaced !== undefined) current = replaced as V;
+    if (replaced === undefined) continue;
+    // A stray return value (say, the boolean of a console write) must not replace real data.
+    if (!replacementShapes[kind](replaced)) {
+      throw new AgentError(
+        'hookFailed',
+        `a ${kind} hook returned ${describe(replaced)}, which is not ${replacementNames[kind]}; return undefined to keep the value`,
+      );
+    }
+    current = replaced as V;
   }
   return current;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object';
+
+const replacementShapes: Record<HookKind, (value: unknown) => boolean> = {
+  beforeCompletion: (value) =>
+    isObject(value) && Array.isArray(value.messages) && Array.isArray(value.tools),
+  afterCompletion: (value) => isObject(value),
+  afterTool: (value) =>
+    isObject(value) &&
+    ((value.ok === true && isObject(value.output) && typeof value.output.kind === 'string') ||
+      (value.ok === false && value.error instanceof Error)),
+  onNewMessage: (value) => isObject(value) && typeof value.role === 'string',
+  beforeAll: () => false,
+  onStart: () => false,
+  beforeTool: () => false,
+  afterEach: () => false,
+  onStop: () => false,
+};
+
+const replacementNames: Record<HookKind, string> = {
+  beforeCompletion: 'a CompletionRequest',
+  afterCompletion: 'a CompletionResponse',
+  afterTool: 'a ToolResult ({ ok: true, output } or { ok: false, error })',
+  onNewMessage: 'a ChatMessage',
+  beforeAll: 'nothing',
+  onStart: 'nothing',
+  beforeTool: 'nothing',
+  afterEach: 'nothing',
+  onStop: 'nothing',
+};
+
+function describe(value: unknown): string {
+  if (isObject(value)) return 'an object of another shape';
+  return typeof value === 'string' ? `the string ${JSON.stringify(value)}` : String(value);
 }
 
 async function guarded(kind: HookKind, run: () => unknown): Promise<unknown> {

@@ -132,12 +132,10 @@ describe('human in the loop', () => {
     );
     await agent.query('guess');
     const call = { id: 'g1', name: 'guess_a_number' };
-    await agent
-      .context()
-      .feedbackReceived(call, ToolFeedback.approved().withPayload({ max: 50 }), {
-        by: 'ana',
-        note: 'fine',
-      });
+    await agent.context().feedbackReceived(call, ToolFeedback.approved().withPayload({ max: 50 }), {
+      by: 'ana',
+      note: 'fine',
+    });
     const received = (await events()).at(-1);
     expect(received).toMatchObject({
       type: 'FeedbackReceived',
@@ -401,12 +399,10 @@ describe('human in the loop', () => {
     expect(second.state()).toStrictEqual(first.state());
     const reason = second.stopReason();
     if (reason?.kind !== 'feedbackRequired') throw new Error('expected a waiting call');
-    await second
-      .context()
-      .feedbackReceived(reason.toolCall, ToolFeedback.approved(), {
-        by: 'ana',
-        note: 'looks right',
-      });
+    await second.context().feedbackReceived(reason.toolCall, ToolFeedback.approved(), {
+      by: 'ana',
+      note: 'looks right',
+    });
     await second.run();
     expect(ran).toEqual([42]);
     expect(second.stopReason()?.kind).toBe('noNewMessages');
@@ -499,13 +495,11 @@ describe('ambiguous calls after a crash', () => {
     await fresh.appendToStream(
       'crash',
       [
-        ...stored
-          .slice(0, cut)
-          .map(({ type, data, metadata: { revision: _r, ...metadata } }) => ({
-            type,
-            data,
-            metadata,
-          })),
+        ...stored.slice(0, cut).map(({ type, data, metadata: { revision: _r, ...metadata } }) => ({
+          type,
+          data,
+          metadata,
+        })),
         {
           type: 'ToolCallStarted',
           data: { toolCall: { id: 'c1', name: 'charge', args: '{}' }, idempotencyKey: 'crash:c1' },

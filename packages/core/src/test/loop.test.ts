@@ -318,3 +318,18 @@ describe('the run loop', () => {
     expect(await types()).toEqual(before);
   });
 });
+
+describe('hook return values', () => {
+  it('LOOP-9 a hook that returns something that is not a replacement fails the run clearly', async () => {
+    const { agent } = await testAgent(
+      [toolCallResponse([{ name: 'echo', args: { text: 'a' } }]), textResponse('never')],
+      (b) => b.tools([echo]).afterTool(() => true as never),
+    );
+    const error = await rejection(agent.query('q'));
+    expect(error.code).toBe('hookFailed');
+    expect(error.message).toBe(
+      'a afterTool hook returned true, which is not a ToolResult ({ ok: true, output } or { ok: false, error }); return undefined to keep the value',
+    );
+    expect(agent.stopReason()?.kind).toBe('error');
+  });
+});

@@ -1,0 +1,73 @@
+import { ToolFeedback, type Agent, type ToolCall } from '@agentlog/core';
+import { parseReleaseNotes, type ReleaseNotes } from './releaseNotes.js';
+import type { Reviewer } from './reviewer.js';
+import { writeChangelogArgs } from './writeChangelog.js';
+
+/** How a release-notes session ended. */
+export type Outcome =
+  { readonly kind: 'written'; readonly notes?: ReleaseNotes } | { readonly kind: 'rejected' };
+
+/** The nudge for a turn that ended without a tool call. */
+export const NUDGE = 'Call write_changelog with the Markdown, on its own.';
+
+/**
+ * Asks the agent for release notes and loops through review rounds until they are written or
+ * rejected (the approval loop of Swiftide's showcase). `write_changelog` must be wrapped in
+ * `approvalRequired`: the agent stops, the reviewer decides, the agent resumes.
+ */
+export async function draftReleaseNotes(
+  agent: Agent,
+  task: string,
+  reviewer: Reviewer,
+): Promise<Outcome> {
+  await agent.query(task);
+  let written = false;
+  let nudged = false;
+  for (;;) {
+    const reason = agent.stopReason();
+    if (reason?.kind === 'feedbackRequired') {
+      const verdict = await reviewer.review(proposalOf(reason.toolCall));
+      if (verdict.kind === 'reject') return { kind: 'rejected' };
+      const feedback =
+        verdict.kind === 'approve' ? ToolFeedback.approved() : ToolFeedback.refused();
+      await agent.context().feedbackReceived(reason.toolCall, feedback, { by: reviewer.name });
+      if (verdict.kind === 'approve') {
+        // Resumes the waiting call, which now runs; the write itself can still fail.
+        await agent.run();
+        written ||= succeeded(agent, reason.toolCall);
+      } else {
+        // The refusal is recorded as the tool's output, followed by the reviewer's feedback.
+        await agent.query(verdict.feedback);
+      }
+      continue;
+    }
+    if (reason?.kind === 'requestedByTool' && reason.payload !== undefined && written) {
+      return { kind: 'written', notes: parseReleaseNotes(reason.payload) };
+    }
+    if (written) return { kind: 'written' };
+    if (reason?.kind === 'noNewMessages' && !nudged) {
+      nudged = true;
+      await agent.query(NUDGE);
+      continue;
+    }
+    throw new Error(`the agent stopped without writing the notes: ${JSON.stringify(reason)}`);
+  }
+}
+
+function proposalOf(toolCall: ToolCall) {
+  const parsed = writeChangelogArgs.safeParse(JSON.parse(toolCall.args ?? '{}'));
+  if (!parsed.success) throw new Error(`the waiting call ${toolCall.id} has no Markdown to review`);
+  return parsed.data;
+}
+
+/** The notes count as written only when a text output answered the approved call. */
+function succeeded(agent: Agent, toolCall: ToolCall): boolean {
+  return agent
+    .history()
+    .some(
+      (message) =>
+        message.role === 'tool' &&
+        message.toolCall.id === toolCall.id &&
+        message.output.kind === 'text',
+    );
+}
