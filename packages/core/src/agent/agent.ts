@@ -1,5 +1,6 @@
 import type { Observable } from 'rxjs';
 import { AgentError } from '../errors/agentError.js';
+import { ConcurrencyError } from '../errors/concurrencyError.js';
 import type { AgentEvent, RunMode } from '../events/agentEvent.js';
 import type { AgentState, ToolCallState } from '../events/agentState.js';
 import type { ChatMessage } from '../messages/chatMessage.js';
@@ -133,6 +134,7 @@ export class Agent {
     this.#running = true;
     try {
       await this.#writer.catchUp();
+      this.#refuseForeignRun();
       const { systemPrompt, stopOnAssistant } = this.#config;
       const work = hasWork(this.#writer.state, {
         systemPrompt: systemPrompt !== undefined,
@@ -148,6 +150,23 @@ export class Agent {
     } finally {
       this.#running = false;
     }
+  }
+
+  /**
+   * The stream says a run is in progress and it is not ours: another process owns it until its
+   * lease runs out (then it counts as crashed, and resuming applies SPEC TOOL-7).
+   */
+  #refuseForeignRun(): void {
+    const { status, lastEventAt, revision } = this.#writer.state;
+    if (status !== 'running' || lastEventAt === undefined) return;
+    const idleMs = this.#config.clock().getTime() - Date.parse(lastEventAt);
+    if (idleMs >= this.#config.runLeaseMs) return;
+    throw new ConcurrencyError(
+      this.streamId,
+      revision,
+      revision,
+      `stream ${this.streamId} has a run in progress in another process (last event at revision ${revision}, ${idleMs} ms ago); it owns the stream until ${this.#config.runLeaseMs} ms after its last event`,
+    );
   }
 
   async #catchUpIfIdle(): Promise<void> {

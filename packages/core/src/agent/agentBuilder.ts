@@ -30,6 +30,7 @@ export class AgentBuilder {
   #limit: number | undefined;
   #toolRetryLimit = 3;
   #stopOnAssistant = true;
+  #runLeaseMs = 5 * 60_000;
   #store: EventStore | undefined;
   #streamId: string | undefined;
   #clock: () => Date = () => new Date();
@@ -99,6 +100,15 @@ export class AgentBuilder {
   /** Whether a plain text answer ends the run (SPEC LOOP-3). Default true. */
   stopOnAssistant(stop: boolean): this {
     this.#stopOnAssistant = stop;
+    return this;
+  }
+
+  /**
+   * How long another process's run owns the stream after its last event; until then `run` and
+   * `query` reject with `ConcurrencyError` (SPEC RES-3). Default 5 minutes.
+   */
+  runLease(ms: number): this {
+    this.#runLeaseMs = ms;
     return this;
   }
 
@@ -203,6 +213,7 @@ export class AgentBuilder {
       ...(this.#limit === undefined ? {} : { limit: this.#limit }),
       toolRetryLimit: this.#toolRetryLimit,
       stopOnAssistant: this.#stopOnAssistant,
+      runLeaseMs: this.#runLeaseMs,
       store,
       streamId,
       clock: this.#clock,

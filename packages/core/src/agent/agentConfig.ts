@@ -15,6 +15,11 @@ export interface AgentConfig {
   readonly limit?: number;
   readonly toolRetryLimit: number;
   readonly stopOnAssistant: boolean;
+  /**
+   * How long a run that another process started owns the stream after its last event (SPEC
+   * RES-3). Past it the run counts as crashed and may be resumed.
+   */
+  readonly runLeaseMs: number;
   readonly store: EventStore;
   readonly streamId: string;
   readonly clock: () => Date;

@@ -11,11 +11,13 @@ export class ConcurrencyError extends AgentlogError<'concurrency'> {
   /** The stream's last revision, or `'noStream'`. */
   readonly actual: number | 'noStream';
 
-  constructor(streamId: string, expected: ExpectedRevision, actual: number | 'noStream') {
-    super(
-      'concurrency',
-      `stream ${streamId}: the append expected revision ${String(expected)}, but the stream is at ${String(actual)}`,
-    );
+  constructor(
+    streamId: string,
+    expected: ExpectedRevision,
+    actual: number | 'noStream',
+    message = `stream ${streamId}: the append expected revision ${String(expected)}, but the stream is at ${String(actual)}`,
+  ) {
+    super('concurrency', message);
     this.streamId = streamId;
     this.expected = expected;
     this.actual = actual;

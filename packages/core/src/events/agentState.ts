@@ -42,6 +42,8 @@ export interface AgentState {
   readonly stopCause?: StopCause;
   /** Revision of the last folded event; -1 for an empty stream. */
   readonly revision: number;
+  /** When the last event was stored (ISO time from the injected clock). */
+  readonly lastEventAt?: string;
   readonly runs: number;
   readonly runMode?: RunMode;
   readonly systemPromptAdded: boolean;

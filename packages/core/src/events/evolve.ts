@@ -9,7 +9,7 @@ import type { AgentState, ToolCallState } from './agentState.js';
  */
 export function evolve(state: AgentState, event: AgentEvent): AgentState {
   const next = applyEvent(state, event);
-  return { ...next, revision: event.metadata.revision };
+  return { ...next, revision: event.metadata.revision, lastEventAt: event.metadata.at };
 }
 
 function applyEvent(state: AgentState, event: AgentEvent): AgentState {

@@ -1,5 +1,6 @@
 import { Subject } from 'rxjs';
 import { AgentError } from '../errors/agentError.js';
+import { ConcurrencyError } from '../errors/concurrencyError.js';
 import { InvalidEventError } from '../errors/invalidEventError.js';
 import {
   CURRENT_SCHEMA_VERSION,
@@ -60,50 +61,83 @@ export class StreamWriter {
   }
 
   async #append(pending: readonly PendingEvent[]): Promise<AgentEvent[]> {
-    let state = this.#state;
-    const events: AgentEvent[] = [];
-    for (const event of pending) {
-      const revision = state.revision + 1;
+    if (pending.length === 0) return [];
+    // Ids and times are drawn once, so a retried append stores the very same events.
+    const drafts = pending.map((event) => {
       const nonJson = findNonJson(event.data);
       if (nonJson !== undefined) {
         throw new InvalidEventError(event.type, undefined, `${nonJson} is not JSON`);
       }
-      const stamped = {
-        type: event.type,
-        data: jsonRoundTrip(event.data),
-        metadata: {
-          eventId: this.ids(),
-          at: this.clock().toISOString(),
-          revision,
-          schemaVersion: CURRENT_SCHEMA_VERSION,
-        },
-      } as AgentEvent;
-      const problem = checkEvent(state, stamped);
-      if (problem !== undefined) throw new InvalidEventError(event.type, undefined, problem);
-      state = evolve(state, stamped);
-      events.push(stamped);
+      const metadata = {
+        eventId: this.ids(),
+        at: this.clock().toISOString(),
+        schemaVersion: CURRENT_SCHEMA_VERSION,
+      };
+      return { type: event.type, data: jsonRoundTrip(event.data), metadata };
+    });
+    let base = this.#state;
+    for (let attempt = 0; ; attempt += 1) {
+      const { state, events } = foldDrafts(base, drafts);
+      try {
+        const { nextExpectedRevision } = await this.store.appendToStream(this.streamId, drafts, {
+          expectedRevision: base.revision === -1 ? 'noStream' : base.revision,
+        });
+        if (nextExpectedRevision !== state.revision) {
+          // The store skipped events whose ids it already holds: the ids generator repeats itself.
+          throw new AgentError(
+            'storeFailed',
+            `stream ${this.streamId}: the store kept revision ${nextExpectedRevision}, not ${state.revision}; ` +
+              'an event id was already stored, so the ids generator must give unique ids',
+          );
+        }
+        this.#state = state;
+        for (const event of events) this.events$.next(event);
+        return events;
+      } catch (error) {
+        if (!(error instanceof ConcurrencyError) || attempt > 0) throw error;
+        const rebased = await this.#rebase(base);
+        if (rebased === undefined) throw error;
+        base = rebased;
+      }
     }
-    if (events.length === 0) return events;
-    const expected = this.#state.revision === -1 ? 'noStream' : this.#state.revision;
-    const { nextExpectedRevision } = await this.store.appendToStream(
-      this.streamId,
-      events.map(({ type, data, metadata: { revision: _revision, ...metadata } }) => ({
-        type,
-        data,
-        metadata,
-      })),
-      { expectedRevision: expected },
-    );
-    if (nextExpectedRevision !== state.revision) {
-      // The store skipped events whose ids it already holds: the ids generator repeats itself.
-      throw new AgentError(
-        'storeFailed',
-        `stream ${this.streamId}: the store kept revision ${nextExpectedRevision}, not ${state.revision}; ` +
-          'an event id was already stored, so the ids generator must give unique ids',
-      );
-    }
-    this.#state = state;
-    for (const event of events) this.events$.next(event);
-    return events;
   }
+
+  /**
+   * After a conflict: when the other writer only recorded decisions (a person approving from
+   * another process while this one runs), fold them and let the append retry on top of them.
+   */
+  async #rebase(base: AgentState): Promise<AgentState | undefined> {
+    const foreign = await this.store.readStream(this.streamId, { fromRevision: base.revision + 1 });
+    if (foreign.length === 0 || !foreign.every((event) => rebaseable.has(event.type))) {
+      return undefined;
+    }
+    const rebased = foldStream(foreign, base).state;
+    this.#state = rebased;
+    return rebased;
+  }
+}
+
+const rebaseable = new Set(['FeedbackReceived']);
+
+function foldDrafts(
+  base: AgentState,
+  drafts: readonly {
+    type: string;
+    data: unknown;
+    metadata: Omit<AgentEvent['metadata'], 'revision'>;
+  }[],
+): { state: AgentState; events: AgentEvent[] } {
+  let state = base;
+  const events: AgentEvent[] = [];
+  for (const draft of drafts) {
+    const event = {
+      ...draft,
+      metadata: { ...draft.metadata, revision: state.revision + 1 },
+    } as AgentEvent;
+    const problem = checkEvent(state, event);
+    if (problem !== undefined) throw new InvalidEventError(event.type, undefined, problem);
+    state = evolve(state, event);
+    events.push(event);
+  }
+  return { state, events };
 }

@@ -18,7 +18,9 @@ describe('the README example', () => {
     const model = scriptedModel([
       toolCallResponse([{ name: 'lookup_weather', args: { city: 'Ghent' } }]),
       toolCallResponse([{ name: 'stop', args: { city: 'Ghent', celsius: '18' } }]),
-      toolCallResponse([{ name: 'stop', args: { city: 'Ghent', celsius: 18, summary: 'Light rain' } }]),
+      toolCallResponse([
+        { name: 'stop', args: { city: 'Ghent', celsius: 18, summary: 'Light rain' } },
+      ]),
     ]);
     const agent = await Agent.builder()
       .llm(model)
@@ -31,8 +33,15 @@ describe('the README example', () => {
     const reason = agent.stopReason();
     expect(reason?.kind).toBe('requestedByTool');
     if (reason?.kind !== 'requestedByTool') return;
-    expect(Weather.parse(reason.payload)).toEqual({ city: 'Ghent', celsius: 18, summary: 'Light rain' });
-    expect(model.requests[2]?.messages.at(-1)).toMatchObject({ role: 'tool', output: { kind: 'fail' } });
+    expect(Weather.parse(reason.payload)).toEqual({
+      city: 'Ghent',
+      celsius: 18,
+      summary: 'Light rain',
+    });
+    expect(model.requests[2]?.messages.at(-1)).toMatchObject({
+      role: 'tool',
+      output: { kind: 'fail' },
+    });
     model.assertDone();
   });
 });

@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Agent } from '../agent/agent.js';
+import { ToolFeedback } from '../messages/toolFeedback.js';
+import type { EventStore } from '../ports/eventStore.js';
+import { createInMemoryEventStore } from '../store/inMemoryEventStore.js';
+import { approvalRequired } from '../tools/approvalRequired.js';
+import { tool } from '../tools/createTool.js';
+import { counterIds } from '../testing/fixedClock.js';
+import {
+  scriptedModel,
+  textResponse,
+  toolCallResponse,
+  type ScriptStep,
+} from '../testing/scriptedModel.js';
+import { rejection } from './testAgent.js';
+
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { open, opened };
+}
+
+function deployTool(runs: string[], wait?: Promise<void>) {
+  return tool({
+    name: 'deploy',
+    description: 'deploys',
+    parameters: z.object({}),
+    execute: async (_args, context) => {
+      runs.push(context.streamId);
+      await wait;
+      return 'deployed';
+    },
+  });
+}
+
+const build = (
+  store: EventStore,
+  name: string,
+  steps: ScriptStep[],
+  runs: string[],
+  options: { wait?: Promise<void>; now?: () => Date } = {},
+) => {
+  const builder = Agent.builder()
+    .llm(scriptedModel(steps))
+    .tools([approvalRequired(deployTool(runs, options.wait))])
+    .store(store)
+    .streamId('shared')
+    .ids(counterIds(name));
+  return (options.now ? builder.clock(options.now) : builder).build();
+};
+
+const deployCall = () => toolCallResponse([{ name: 'deploy', args: {}, id: 'd1' }]);
+
+describe('two writers on one stream', () => {
+  it('RES-3 two agents that resume the same waiting stream at once: one wins, the other gets ConcurrencyError and appends nothing', async () => {
+    const store = createInMemoryEventStore();
+    const runs: string[] = [];
+    const first = await build(store, 'setup', [deployCall()], runs);
+    await first.query('deploy');
+    await first
+      .context()
+      .feedbackReceived({ id: 'd1', name: 'deploy' }, ToolFeedback.approved(), { by: 'ops' });
+    const a = await build(store, 'a', [textResponse('done')], runs);
+    const b = await build(store, 'b', [textResponse('done')], runs);
+    const results = await Promise.allSettled([a.run(), b.run()]);
+    const rejected = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect(rejected).toHaveLength(1);
+    expect(rejected[0]?.reason).toMatchObject({ code: 'concurrency', streamId: 'shared' });
+    expect(runs).toEqual(['shared']);
+    const loser = results[0]?.status === 'rejected' ? 'a' : 'b';
+    const stream = await store.readStream('shared');
+    expect(stream.filter((e) => e.metadata.eventId.startsWith(`${loser}-`))).toEqual([]);
+    expect(stream.filter((e) => e.type === 'ToolCallCompleted')).toHaveLength(1);
+  });
+
+  it('RES-3 a run in progress in another process owns the stream until its lease runs out', async () => {
+    const store = createInMemoryEventStore();
+    const runs: string[] = [];
+    const slow = gate();
+    const owner = await build(store, 'owner', [deployCall(), textResponse('done')], runs, {
+      wait: slow.opened,
+    });
+    await owner.query('deploy');
+    await owner.context().feedbackReceived({ id: 'd1', name: 'deploy' }, ToolFeedback.approved());
+    const running = owner.run();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(runs).toEqual(['shared']);
+
+    const intruder = await build(store, 'intruder', [], runs);
+    const before = (await store.readStream('shared')).length;
+    const error = await rejection(intruder.run());
+    expect(error).toMatchObject({ code: 'concurrency' });
+    expect(error.message).toMatch(/has a run in progress in another process/);
+    expect(await store.readStream('shared')).toHaveLength(before);
+
+    slow.open();
+    await running;
+    expect(owner.stopReason()?.kind).toBe('noNewMessages');
+    expect(runs).toEqual(['shared']);
+  });
+
+  it('RES-3 TOOL-7 past the lease a run that stopped appending counts as crashed and may be resumed', async () => {
+    const store = createInMemoryEventStore();
+    const runs: string[] = [];
+    const never = new Promise<void>(() => undefined);
+    const crashed = await Agent.builder()
+      .llm(scriptedModel([toolCallResponse([{ name: 'deploy', args: {}, id: 'd1' }])]))
+      .tools([deployTool(runs, never)])
+      .store(store)
+      .streamId('shared')
+      .ids(counterIds('crashed'))
+      .build();
+    void crashed.query('deploy');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(crashed.state().toolCalls.d1?.status).toBe('started');
+
+    const later = () => new Date(Date.now() + 10 * 60_000);
+    const rescuer = await build(store, 'rescuer', [textResponse('done')], runs, { now: later });
+    await expect(rescuer.run()).rejects.toMatchObject({ code: 'unfulfilledToolCalls' });
+    expect(rescuer.pendingFeedback()).toMatchObject([{ toolCall: { id: 'd1' }, ambiguous: true }]);
+  });
+
+  it('RES-3 a decision recorded by another process during a run is folded in, and the run carries on', async () => {
+    const store = createInMemoryEventStore();
+    const runs: string[] = [];
+    const slow = gate();
+    const owner = await Agent.builder()
+      .llm(
+        scriptedModel([
+          toolCallResponse([
+            { name: 'deploy', args: {}, id: 'd1' },
+            { name: 'approve_me', args: {}, id: 'a1' },
+          ]),
+        ]),
+      )
+      .tools([
+        deployTool(runs, slow.opened),
+        approvalRequired(
+          tool({
+            name: 'approve_me',
+            description: 'a',
+            parameters: z.object({}),
+            execute: () => 'ok',
+          }),
+        ),
+      ])
+      .store(store)
+      .streamId('shared')
+      .ids(counterIds('owner'))
+      .build();
+    const running = owner.query('go').catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(owner.state().toolCalls.a1?.status).toBe('started');
+
+    // While deploy runs, a reviewer in another process approves the other call.
+    const reviewer = await build(store, 'reviewer', [], runs);
+    await reviewer
+      .context()
+      .feedbackReceived({ id: 'a1', name: 'approve_me' }, ToolFeedback.approved(), { by: 'ana' });
+    slow.open();
+    expect(await running).toBeUndefined();
+    const types = (await store.readStream('shared')).map(
+      (e) => `${e.type}:${e.metadata.eventId.split('-')[0]}`,
+    );
+    expect(types).toContain('FeedbackReceived:reviewer');
+    expect(types.slice(types.indexOf('FeedbackReceived:reviewer') + 1)[0]).toBe(
+      'ToolCallCompleted:owner',
+    );
+    expect(owner.state().feedback.a1).toMatchObject({ by: 'ana' });
+  });
+});
