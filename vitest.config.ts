@@ -11,6 +11,10 @@ export default defineConfig({
         find: /^@agentlog\/core\/testing$/,
         replacement: src('./packages/core/src/testing/index.ts'),
       },
+      {
+        find: /^@agentlog\/core\/openai$/,
+        replacement: src('./packages/core/src/openai/index.ts'),
+      },
       { find: /^@agentlog\/core$/, replacement: src('./packages/core/src/index.ts') },
       {
         find: /^@agentlog\/store\/conformance$/,

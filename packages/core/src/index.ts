@@ -23,6 +23,7 @@ export { ToolError } from './errors/toolError.js';
 export type { ToolErrorCode } from './errors/toolError.js';
 export { ConcurrencyError } from './errors/concurrencyError.js';
 export { InvalidEventError } from './errors/invalidEventError.js';
+export { ReplayDivergenceError } from './errors/replayDivergenceError.js';
 
 export type * from './events/agentEvent.js';
 export { CURRENT_SCHEMA_VERSION } from './events/agentEvent.js';

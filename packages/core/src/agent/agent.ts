@@ -43,6 +43,9 @@ export class Agent {
     this.#context = new ToolContext(writer, {
       deferConsumption: false,
       beforeCommand: () => this.#catchUpIfIdle(),
+      beforeDecision: async () => {
+        if (!this.#running) await this.#writer.catchUp();
+      },
     });
   }
 
@@ -160,7 +163,8 @@ export class Agent {
     const { status, lastEventAt, revision } = this.#writer.state;
     if (status !== 'running' || lastEventAt === undefined) return;
     const idleMs = this.#config.clock().getTime() - Date.parse(lastEventAt);
-    if (idleMs >= this.#config.runLeaseMs) return;
+    // An unreadable time cannot hold a lease; a negative idle time (clocks that disagree) does.
+    if (Number.isNaN(idleMs) || idleMs >= this.#config.runLeaseMs) return;
     throw new ConcurrencyError(
       this.streamId,
       revision,
@@ -169,8 +173,11 @@ export class Agent {
     );
   }
 
+  /** Before a caller's command outside a run: see what others appended, and respect their run. */
   async #catchUpIfIdle(): Promise<void> {
-    if (!this.#running) await this.#writer.catchUp();
+    if (this.#running) return;
+    await this.#writer.catchUp();
+    this.#refuseForeignRun();
   }
 
   #scope(): RunScope {

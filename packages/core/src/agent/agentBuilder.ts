@@ -27,6 +27,7 @@ export class AgentBuilder {
   #systemPrompt: string | undefined;
   #withoutDefaultStop = false;
   #tools: Tool[] = [stopTool()];
+  #toolMappers: ((tool: Tool) => Tool)[] = [];
   #limit: number | undefined;
   #toolRetryLimit = 3;
   #stopOnAssistant = true;
@@ -82,6 +83,15 @@ export class AgentBuilder {
   /** Adds a tool, replacing one of the same name (SPEC STOP-4). */
   addTool(tool: Tool): this {
     this.#tools = [...this.#tools.filter((existing) => existing.name !== tool?.name), tool];
+    return this;
+  }
+
+  /**
+   * Replaces every tool, at `build()`, by `map(tool)`: a wrapper that keeps name and spec. Replay
+   * uses it to serve recorded tool outcomes (SPEC RPL-2).
+   */
+  mapTools(map: (tool: Tool) => Tool): this {
+    this.#toolMappers = [...this.#toolMappers, map];
     return this;
   }
 
@@ -188,7 +198,9 @@ export class AgentBuilder {
         'the agent needs a model: call llm(model) before build()',
       );
     }
-    const tools = checkTools(this.#tools);
+    const tools = checkTools(
+      this.#tools.map((tool) => this.#toolMappers.reduce((mapped, map) => map(mapped), tool)),
+    );
     for (const [name, value] of [
       ['limit', this.#limit],
       ['toolRetryLimit', this.#toolRetryLimit],

@@ -35,13 +35,14 @@ export async function completionStep(scope: RunScope): Promise<void> {
     const message = error instanceof Error ? error.message : String(error);
     throw new AgentError('completionFailed', `the completion failed: ${message}`, { cause: error });
   }
-  const response = normalizeResponse(raw, config.ids);
+  const usedIds = new Set(Object.keys(writer.state.toolCalls));
+  const response = normalizeResponse(raw, config.ids, usedIds);
   await writer.append([
     { type: 'ModelResponded', data: { requestFingerprint: requestFingerprint(request), response } },
   ]);
   const hooked = await transformWithHooks(scope, 'afterCompletion', response);
   const final: CompletionResponse =
-    hooked === response ? response : normalizeResponse(hooked, config.ids);
+    hooked === response ? response : normalizeResponse(hooked, config.ids, usedIds);
   const hasText = final.message !== undefined && final.message !== '';
   if (hasText || final.toolCalls.length > 0) {
     const message: AssistantMessage = {

@@ -3,7 +3,7 @@ import { toolCallHash, type ToolCall } from '../messages/toolCall.js';
 import type { ToolOutputMessage } from '../messages/chatMessage.js';
 import { ToolOutput } from '../messages/toolOutput.js';
 import { AgentError } from '../errors/agentError.js';
-import { REFUSAL_TEXT } from '../tools/approvalRequired.js';
+import { ambiguityOf, askAboutAmbiguousCall } from './ambiguousCalls.js';
 import { callHooks, transformWithHooks } from './callHooks.js';
 import { invokeTool } from './invokeTool.js';
 import type { RunScope } from './runScope.js';
@@ -24,7 +24,10 @@ export async function invokeBatch(
 ): Promise<void> {
   const { writer, config } = scope;
   for (const toolCall of toolCalls) await callHooks(scope, 'beforeTool', toolCall);
-  const gated = toolCalls.map((toolCall) => options.resuming && isAmbiguous(scope, toolCall));
+  // Read before ToolCallStarted is appended: afterwards every call of the batch looks started.
+  const gated = toolCalls.map((toolCall) =>
+    options.resuming ? ambiguityOf(scope, toolCall) : undefined,
+  );
   await writer.append(
     toolCalls.map((toolCall) => ({
       type: 'ToolCallStarted' as const,
@@ -36,7 +39,8 @@ export async function invokeBatch(
   );
   const pending = toolCalls.map((toolCall, index) => {
     const context = contexts[index] as ToolContext;
-    if (gated[index] === true) return askAboutAmbiguousCall(scope, context, toolCall);
+    const ambiguity = gated[index];
+    if (ambiguity !== undefined) return askAboutAmbiguousCall(scope, context, toolCall, ambiguity);
     return invokeTool(config.tools.get(toolCall.name), context, toolCall);
   });
   for (const [index, toolCall] of toolCalls.entries()) {
@@ -48,7 +52,7 @@ export async function invokeBatch(
         consumed.map((toolCallId) => ({ type: 'FeedbackConsumed' as const, data: { toolCallId } })),
       );
     }
-    await recordResult(scope, toolCall, result, gated[index] === true);
+    await recordResult(scope, toolCall, result, gated[index] !== undefined);
   }
   await warnShadowedApprovals(scope, toolCalls);
 }
@@ -143,35 +147,4 @@ async function newToolMessage(
     );
   }
   return candidate;
-}
-
-/** A call that was started and never answered (the process died), or is waiting because of that. */
-function isAmbiguous(scope: RunScope, toolCall: ToolCall): boolean {
-  const call = scope.writer.state.toolCalls[toolCall.id];
-  const tool = scope.config.tools.get(toolCall.name);
-  if (call === undefined || tool === undefined || tool.idempotent === true) return false;
-  return call.status === 'started' || (call.status === 'waiting' && call.ambiguous === true);
-}
-
-/**
- * SPEC TOOL-7 (beyond): a non-idempotent call that may or may not have run before a crash runs
- * again only when a person approves.
- */
-async function askAboutAmbiguousCall(
-  scope: RunScope,
-  context: ToolContext,
-  toolCall: ToolCall,
-): Promise<ToolResult> {
-  const feedback = await context.hasReceivedFeedback(toolCall);
-  if (feedback === undefined) {
-    return {
-      ok: true,
-      output: ToolOutput.feedbackRequired({
-        ambiguous: true,
-        message: `tool call ${toolCall.id} (${toolCall.name}) was started but never finished; it may have run. Approve to run it again.`,
-      }),
-    };
-  }
-  if (feedback.kind === 'refused') return { ok: true, output: ToolOutput.text(REFUSAL_TEXT) };
-  return invokeTool(scope.config.tools.get(toolCall.name), context, toolCall);
 }

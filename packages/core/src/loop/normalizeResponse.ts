@@ -6,10 +6,15 @@ import { findNonJson } from '../support/json.js';
 /**
  * Makes a model's answer safe to record: tool-call args canonicalised once (SPEC MSG-2), a call
  * without id (or with a repeated one) gets a fresh id, a call without a name keeps an empty name
- * (invoking it is then a recorded failure, SPEC TOOL-6). An answer that is not a response at all
+ * (invoking it is then a recorded failure, SPEC TOOL-6), an id used earlier in the stream is
+ * replaced too. An answer that is not a response at all
  * is a `completionFailed` error.
  */
-export function normalizeResponse(raw: unknown, newId: () => string): CompletionResponse {
+export function normalizeResponse(
+  raw: unknown,
+  newId: () => string,
+  usedIds: ReadonlySet<string> = new Set(),
+): CompletionResponse {
   if (raw === null || typeof raw !== 'object') {
     throw new AgentError('completionFailed', 'the model returned no response object');
   }
@@ -27,7 +32,8 @@ export function normalizeResponse(raw: unknown, newId: () => string): Completion
   const calls = ((toolCalls ?? []) as unknown[]).map((call): ToolCall => {
     const { id, name, args } = (call ?? {}) as Record<string, unknown>;
     let callId = typeof id === 'string' && id !== '' ? id : newId();
-    if (seen.has(callId)) callId = newId();
+    // Some gateways reuse ids across completions; an id must name one call in the whole stream.
+    while (seen.has(callId) || usedIds.has(callId)) callId = newId();
     seen.add(callId);
     const text =
       args === undefined || args === null

@@ -19,15 +19,19 @@ import { stopAgent } from './stopAgent.js';
 export async function runAgent(scope: RunScope, mode: RunMode, input?: string): Promise<void> {
   const { writer } = scope;
   const firstRun = writer.state.runs === 0;
-  await writer.append([
-    { type: 'RunStarted', data: input === undefined ? { mode } : { mode, input } },
-  ]);
   try {
+    await writer.append([
+      { type: 'RunStarted', data: input === undefined ? { mode } : { mode, input } },
+    ]);
     await runBody(scope, mode, input, firstRun);
   } catch (error) {
-    if (error instanceof ConcurrencyError) throw error;
+    if (error instanceof ConcurrencyError) {
+      // Another writer owns the stream now: show its events instead of a run that looks alive.
+      await writer.catchUp().catch(() => undefined);
+      throw error;
+    }
     const failure = error instanceof Error ? error : new Error(String(error));
-    if (writer.state.status !== 'stopped') {
+    if (writer.state.status === 'running') {
       await stopAgent(scope, { kind: 'error', message: failure.message }, 'error', failure).catch(
         () => undefined,
       );

@@ -20,6 +20,8 @@ export class ToolContext implements AgentContext {
     private readonly options: {
       readonly deferConsumption: boolean;
       readonly beforeCommand: () => Promise<void>;
+      /** Catches up without refusing a foreign run: a decision may be recorded during one. */
+      readonly beforeDecision?: () => Promise<void>;
     },
   ) {}
 
@@ -33,6 +35,12 @@ export class ToolContext implements AgentContext {
 
   idempotencyKey(toolCall: ToolCall): string {
     return `${this.writer.streamId}:${toolCall.id}`;
+  }
+
+  /** The decision on this call that this context has not consumed yet, without consuming it. */
+  peekFeedback(toolCall: ToolCall): ToolFeedback | undefined {
+    if (this.consumed.includes(toolCall.id)) return undefined;
+    return this.writer.state.feedback[toolCall.id]?.feedback;
   }
 
   async hasReceivedFeedback(toolCall: ToolCall): Promise<ToolFeedback | undefined> {
@@ -51,7 +59,7 @@ export class ToolContext implements AgentContext {
     feedback: ToolFeedback,
     author: FeedbackAuthor = {},
   ): Promise<void> {
-    await this.options.beforeCommand();
+    await (this.options.beforeDecision ?? this.options.beforeCommand)();
     const call = this.writer.state.toolCalls[toolCall.id];
     const invalid = (problem: string): AgentError =>
       new AgentError('invalidFeedback', `feedback for tool call ${toolCall.id}: ${problem}`);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../agent/agent.js';
+import { foldStream } from '../events/foldEvents.js';
 import { ToolFeedback } from '../messages/toolFeedback.js';
 import type { EventStore } from '../ports/eventStore.js';
 import { createInMemoryEventStore } from '../store/inMemoryEventStore.js';
@@ -169,5 +170,44 @@ describe('two writers on one stream', () => {
       'ToolCallCompleted:owner',
     );
     expect(owner.state().feedback.a1).toMatchObject({ by: 'ana' });
+  });
+
+  it('RES-3 a manual stop from another process is refused while a run is live there', async () => {
+    const store = createInMemoryEventStore();
+    const runs: string[] = [];
+    const slow = gate();
+    const owner = await build(store, 'owner', [deployCall(), textResponse('done')], runs, {
+      wait: slow.opened,
+    });
+    await owner.query('deploy');
+    await owner.context().feedbackReceived({ id: 'd1', name: 'deploy' }, ToolFeedback.approved());
+    const running = owner.run();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const other = await build(store, 'other', [], runs);
+    await expect(other.stop('halt')).rejects.toMatchObject({ code: 'concurrency' });
+    await expect(other.addSummary('s')).rejects.toMatchObject({ code: 'concurrency' });
+    slow.open();
+    await running;
+    expect(owner.stopReason()?.kind).toBe('noNewMessages');
+  });
+
+  it("RES-3 an agent that lost a race shows the winner's events, not a run that looks alive", async () => {
+    const store = createInMemoryEventStore();
+    const runs: string[] = [];
+    const first = await build(store, 'setup', [deployCall()], runs);
+    await first.query('deploy');
+    await first.context().feedbackReceived({ id: 'd1', name: 'deploy' }, ToolFeedback.approved());
+    const a = await build(store, 'a', [textResponse('done')], runs);
+    const b = await build(store, 'b', [textResponse('done')], runs);
+    const results = await Promise.allSettled([a.run(), b.run()]);
+    const loser = results[0].status === 'rejected' ? a : b;
+    const stream = await store.readStream('shared');
+    // The loser's view is the fold of what the stream really holds, not a run of its own.
+    expect(loser.state()).toStrictEqual(
+      foldStream(stream.slice(0, loser.state().revision + 1)).state,
+    );
+    expect(loser.state().revision).toBeGreaterThan(
+      stream.findIndex((e) => e.type === 'FeedbackReceived'),
+    );
   });
 });

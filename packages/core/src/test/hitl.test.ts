@@ -541,6 +541,66 @@ describe('ambiguous calls after a crash', () => {
   });
 });
 
+describe('an approved call that crashed mid-run', () => {
+  it('TOOL-7 HITL-1 asks whether to run it again, sets the old approval aside, and runs once on a new approval', async () => {
+    const store = createInMemoryEventStore();
+    const runs: string[] = [];
+    const hang = new Promise<void>(() => undefined);
+    const charge = (wait?: Promise<void>) =>
+      approvalRequired(
+        tool({
+          name: 'charge',
+          description: 'charges a card',
+          parameters: z.object({}),
+          execute: async () => {
+            runs.push('charge');
+            await wait;
+            return 'charged';
+          },
+        }),
+      );
+    const before = await Agent.builder()
+      .llm(scriptedModel([toolCallResponse([{ name: 'charge', args: {}, id: 'c1' }])]))
+      .tools([charge(hang)])
+      .store(store)
+      .streamId('pay')
+      .ids(counterIds('before'))
+      .clock(() => new Date('2026-01-01T00:00:00.000Z'))
+      .build();
+    await before.query('charge it');
+    await before
+      .context()
+      .feedbackReceived({ id: 'c1', name: 'charge' }, ToolFeedback.approved(), { by: 'ana' });
+    void before.run(); // hangs inside the tool: the process "dies" here
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(runs).toEqual(['charge']);
+
+    const after = await Agent.builder()
+      .llm(scriptedModel([textResponse('charged once')]))
+      .tools([charge()])
+      .store(store)
+      .streamId('pay')
+      .ids(counterIds('after'))
+      .build();
+    await expect(after.run()).rejects.toMatchObject({ code: 'unfulfilledToolCalls' });
+    expect(after.stopReason()).toMatchObject({
+      kind: 'feedbackRequired',
+      payload: { ambiguous: true },
+    });
+    expect(after.state().feedback).toEqual({});
+    await after
+      .context()
+      .feedbackReceived({ id: 'c1', name: 'charge' }, ToolFeedback.approved(), {
+        by: 'ana',
+        note: 'it did not charge',
+      });
+    await after.run();
+    expect(runs).toEqual(['charge', 'charge']);
+    expect(after.stopReason()?.kind).toBe('noNewMessages');
+    expect(after.state().feedback).toEqual({});
+  });
+});
+
 /** The refund example of SPEC HITL-9: a tool that asks for feedback itself, with a payload. */
 class IssueRefund implements Tool {
   readonly name = 'issue_refund';

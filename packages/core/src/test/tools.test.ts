@@ -227,4 +227,29 @@ describe('tools in the loop', () => {
     expect(started?.data).toMatchObject({ idempotencyKey: 'test:p1' });
     expect(agent.history().at(-2)).toMatchObject({ output: { kind: 'text', text: 'test:p1' } });
   });
+
+  it('TOOL-2 a tool-call id the model reuses from an earlier completion gets a fresh id instead of crashing', async () => {
+    const again = tool({
+      name: 'again',
+      description: 'a',
+      parameters: z.object({}),
+      execute: () => 'ok',
+    });
+    const { agent, events } = await testAgent(
+      [
+        toolCallResponse([{ name: 'again', args: {}, id: 'call_0' }]),
+        toolCallResponse([{ name: 'again', args: {}, id: 'call_0' }]),
+        textResponse('done'),
+      ],
+      (b) => b.tools([again]),
+    );
+    await agent.query('go');
+    const ids = (await events())
+      .filter((e) => e.type === 'ToolCallCompleted')
+      .map((e) => (e.data as { toolCallId: string }).toolCallId);
+    expect(ids).toHaveLength(2);
+    expect(ids[0]).toBe('call_0');
+    expect(ids[1]).not.toBe('call_0');
+    expect(agent.stopReason()?.kind).toBe('noNewMessages');
+  });
 });

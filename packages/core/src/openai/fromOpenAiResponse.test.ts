@@ -1,0 +1,145 @@
+import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
+import { describe, expect, it } from 'vitest';
+import { AgentError } from '../errors/agentError.js';
+import { fromOpenAiResponse, fromOpenAiStream } from './fromOpenAiResponse.js';
+
+function completion(message: Partial<ChatCompletion.Choice['message']>): ChatCompletion {
+  return {
+    id: 'chatcmpl-1',
+    object: 'chat.completion',
+    created: 0,
+    model: 'gpt-test',
+    choices: [
+      {
+        index: 0,
+        finish_reason: 'stop',
+        logprobs: null,
+        message: { role: 'assistant', content: null, refusal: null, ...message },
+      },
+    ],
+  };
+}
+
+function chunk(
+  delta: ChatCompletionChunk.Choice['delta'],
+  extra: Partial<ChatCompletionChunk> = {},
+): ChatCompletionChunk {
+  return {
+    id: 'chatcmpl-1',
+    object: 'chat.completion.chunk',
+    created: 0,
+    model: 'gpt-test',
+    choices: [{ index: 0, delta, finish_reason: null }],
+    ...extra,
+  };
+}
+
+async function* streamOf(chunks: ChatCompletionChunk[]): AsyncGenerator<ChatCompletionChunk> {
+  await Promise.resolve();
+  yield* chunks;
+}
+
+describe('fromOpenAiResponse()', () => {
+  it('maps text, usage and model', () => {
+    const response = fromOpenAiResponse({
+      ...completion({ content: 'hello' }),
+      usage: { prompt_tokens: 10, completion_tokens: 3, total_tokens: 13 },
+    });
+    expect(response).toStrictEqual({
+      message: 'hello',
+      toolCalls: [],
+      usage: { promptTokens: 10, completionTokens: 3, totalTokens: 13 },
+      model: 'gpt-test',
+    });
+  });
+
+  it('maps several function tool calls, leaves out custom ones and empty arguments', () => {
+    const response = fromOpenAiResponse(
+      completion({
+        tool_calls: [
+          { id: 'c1', type: 'function', function: { name: 'search', arguments: '{"q":"a"}' } },
+          { id: 'c2', type: 'custom', custom: { name: 'grammar', input: 'x' } },
+          { id: 'c3', type: 'function', function: { name: 'now', arguments: '' } },
+        ],
+      }),
+    );
+    expect(response).toStrictEqual({
+      toolCalls: [
+        { id: 'c1', name: 'search', args: '{"q":"a"}' },
+        { id: 'c3', name: 'now' },
+      ],
+      model: 'gpt-test',
+    });
+  });
+
+  it('uses the refusal as the message when there is no content', () => {
+    expect(fromOpenAiResponse(completion({ refusal: 'I cannot help' })).message).toBe(
+      'I cannot help',
+    );
+  });
+
+  it('fails with completionFailed when there are no choices', () => {
+    const empty = { ...completion({}), choices: [] };
+    expect(() => fromOpenAiResponse(empty)).toThrow(AgentError);
+    expect(() => fromOpenAiResponse(empty)).toThrow(
+      expect.objectContaining({ code: 'completionFailed' }),
+    );
+  });
+});
+
+describe('fromOpenAiStream()', () => {
+  it('joins text deltas and calls onChunk with each of them', async () => {
+    const deltas: string[] = [];
+    const response = await fromOpenAiStream(
+      streamOf([
+        chunk({ role: 'assistant', content: '' }),
+        chunk({ content: 'Hel' }),
+        chunk({ content: 'lo' }),
+        chunk({}, { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }),
+        chunk(
+          {},
+          { choices: [], usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } },
+        ),
+      ]),
+      (delta) => deltas.push(delta),
+    );
+    expect(deltas).toEqual(['Hel', 'lo']);
+    expect(response).toStrictEqual({
+      message: 'Hello',
+      toolCalls: [],
+      usage: { promptTokens: 5, completionTokens: 2, totalTokens: 7 },
+      model: 'gpt-test',
+    });
+  });
+
+  it('joins tool-call fragments by index, in index order', async () => {
+    const response = await fromOpenAiStream(
+      streamOf([
+        chunk({
+          tool_calls: [
+            { index: 1, id: 'c2', type: 'function', function: { name: 'now', arguments: '' } },
+          ],
+        }),
+        chunk({
+          tool_calls: [
+            { index: 0, id: 'c1', type: 'function', function: { name: 'search', arguments: '' } },
+          ],
+        }),
+        chunk({ tool_calls: [{ index: 0, function: { arguments: '{"q":' } }] }),
+        chunk({ tool_calls: [{ index: 1, function: { arguments: '{}' } }] }),
+        chunk({ tool_calls: [{ index: 0, function: { arguments: '"a"}' } }] }),
+      ]),
+    );
+    expect(response.toolCalls).toStrictEqual([
+      { id: 'c1', name: 'search', args: '{"q":"a"}' },
+      { id: 'c2', name: 'now', args: '{}' },
+    ]);
+    expect(response).not.toHaveProperty('message');
+  });
+
+  it('fails with completionFailed when no chunk has a choice', async () => {
+    await expect(fromOpenAiStream(streamOf([]))).rejects.toMatchObject({
+      code: 'completionFailed',
+    });
+  });
+});

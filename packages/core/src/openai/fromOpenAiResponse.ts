@@ -1,0 +1,104 @@
+import type { CompletionUsage as OpenAiUsage } from 'openai/resources/completions';
+import type {
+  ChatCompletion as OpenAiCompletion,
+  ChatCompletionChunk,
+} from 'openai/resources/chat/completions';
+import { AgentError } from '../errors/agentError.js';
+import type { ToolCall } from '../messages/toolCall.js';
+import type { CompletionResponse, CompletionUsage } from '../ports/chatCompletion.js';
+
+/**
+ * The first choice of an OpenAI chat completion as our response: its text (the refusal when there
+ * is no content), its `function` tool calls (empty arguments are left out), usage and model. A
+ * completion without choices is an `AgentError('completionFailed')`.
+ */
+export function fromOpenAiResponse(completion: OpenAiCompletion): CompletionResponse {
+  const choice = completion.choices[0];
+  if (choice === undefined) {
+    throw new AgentError('completionFailed', 'openai: the response has no choices');
+  }
+  const { content, refusal, tool_calls: calls = [] } = choice.message;
+  const toolCalls = calls.flatMap((call) =>
+    call.type === 'function'
+      ? [toolCall(call.id, call.function.name, call.function.arguments)]
+      : [],
+  );
+  return response(content ?? refusal, toolCalls, completion.usage, completion.model);
+}
+
+/**
+ * Accumulates a streamed completion (first choice only) into the same shape as
+ * {@link fromOpenAiResponse}: text deltas are joined and each is passed to `onChunk`, tool-call
+ * fragments are joined by their `index`. A stream without any choice is a `completionFailed` error.
+ */
+export async function fromOpenAiStream(
+  chunks: AsyncIterable<ChatCompletionChunk>,
+  onChunk?: (delta: string) => void,
+): Promise<CompletionResponse> {
+  let content: string | undefined;
+  let refusal: string | undefined;
+  let sawChoice = false;
+  let usage: OpenAiUsage | undefined;
+  let model: string | undefined;
+  const calls = new Map<number, { id: string; name: string; args: string; skip: boolean }>();
+  for await (const chunk of chunks) {
+    if (model === undefined && chunk.model) model = chunk.model;
+    if (chunk.usage) usage = chunk.usage;
+    for (const choice of chunk.choices) {
+      if (choice.index !== 0) continue;
+      sawChoice = true;
+      const { delta } = choice;
+      if (typeof delta.content === 'string' && delta.content !== '') {
+        content = (content ?? '') + delta.content;
+        onChunk?.(delta.content);
+      }
+      if (typeof delta.refusal === 'string') refusal = (refusal ?? '') + delta.refusal;
+      for (const fragment of delta.tool_calls ?? []) {
+        let call = calls.get(fragment.index);
+        if (call === undefined) {
+          call = { id: '', name: '', args: '', skip: false };
+          calls.set(fragment.index, call);
+        }
+        if (fragment.type !== undefined && (fragment.type as string) !== 'function') {
+          call.skip = true;
+        }
+        if (fragment.id) call.id = fragment.id;
+        if (fragment.function?.name) call.name = fragment.function.name;
+        if (fragment.function?.arguments) call.args += fragment.function.arguments;
+      }
+    }
+  }
+  if (!sawChoice) {
+    throw new AgentError('completionFailed', 'openai: the streamed response has no choices');
+  }
+  const toolCalls = [...calls.entries()]
+    .sort(([a], [b]) => a - b)
+    .flatMap(([, call]) => (call.skip ? [] : [toolCall(call.id, call.name, call.args)]));
+  return response(content ?? refusal, toolCalls, usage, model);
+}
+
+function toolCall(id: string, name: string, args: string | undefined): ToolCall {
+  return { id, name, ...(args === undefined || args === '' ? {} : { args }) };
+}
+
+function response(
+  message: string | null | undefined,
+  toolCalls: ToolCall[],
+  usage: OpenAiUsage | null | undefined,
+  model: string | undefined,
+): CompletionResponse {
+  return {
+    ...(typeof message === 'string' && message !== '' ? { message } : {}),
+    toolCalls,
+    ...(usage ? { usage: fromUsage(usage) } : {}),
+    ...(model ? { model } : {}),
+  };
+}
+
+function fromUsage(usage: OpenAiUsage): CompletionUsage {
+  return {
+    promptTokens: usage.prompt_tokens,
+    completionTokens: usage.completion_tokens,
+    totalTokens: usage.total_tokens,
+  };
+}

@@ -1,0 +1,194 @@
+import {
+  createInMemoryEventStore,
+  decodeEvent,
+  foldEvents,
+  ReplayDivergenceError,
+  type AgentBuilder,
+  type AgentEvent,
+  type StreamEvent,
+} from '@agentlog/core';
+import { counterIds } from '@agentlog/core/testing';
+import { createReplayModel } from './createReplayModel.js';
+import { recordedInvocations, recordedTool } from './recordedTools.js';
+import { commandFor } from './replayCommands.js';
+import { structuralDiff } from './structuralDiff.js';
+
+/** Options of {@link replayStream}. */
+export interface ReplayOptions {
+  /** Builds the agent as it was recorded: tools, system prompt, hooks, limits. */
+  readonly agent: () => AgentBuilder;
+  /** Run the real tools, or serve their recorded outcomes. Default `'recorded'`. */
+  readonly tools?: 'live' | 'recorded';
+  /** The recorded stream's id (it is part of idempotency keys); derived from the stream by default. */
+  readonly streamId?: string;
+}
+
+/** The outcome of a replay: the produced events, and the first divergence if there is one. */
+export type ReplayResult =
+  | { readonly ok: true; readonly events: StreamEvent[] }
+  | {
+      readonly ok: false;
+      readonly divergence: ReplayDivergenceError;
+      readonly events: StreamEvent[];
+    };
+
+/**
+ * Replays a recorded stream (SPEC RPL-2): gives a fresh agent the caller's commands the stream
+ * holds (runs, decisions with their author, summaries, manual stops) with the recorded model
+ * answers, and compares the produced events with the recorded ones, one by one. Event ids and
+ * times are not compared: the injected clock and ids make those equal anyway.
+ */
+export async function replayStream(
+  recorded: readonly StreamEvent[],
+  options: ReplayOptions,
+): Promise<ReplayResult> {
+  const events = recorded.map(decodeEvent);
+  foldEvents(events);
+  const streamId = options.streamId ?? deriveStreamId(events);
+  const store = createInMemoryEventStore();
+  const seeded = events[0]?.type === 'StreamForked' ? events[0].data.atRevision + 2 : 0;
+  if (seeded > 0) {
+    await store.appendToStream(
+      streamId,
+      recorded
+        .slice(0, seeded)
+        .map(({ type, data, metadata: { revision: _revision, ...metadata } }) => ({
+          type,
+          data,
+          metadata,
+        })),
+      { expectedRevision: 'noStream' },
+    );
+  }
+  const model = createReplayModel(recorded, { fromRevision: seeded });
+  let builder = options
+    .agent()
+    .llm(model)
+    .store(store)
+    .streamId(streamId)
+    .clock(clockAfter(events))
+    .ids(counterIds('replay'))
+    .logger({ warn: () => undefined });
+  if ((options.tools ?? 'recorded') === 'recorded') {
+    const invocations = recordedInvocations(events.slice(seeded));
+    builder = builder.mapTools((tool) => recordedTool(tool, invocations));
+  }
+  const agent = await builder.build();
+  const produced = () => store.readStream(streamId);
+  let cursor = seeded;
+  while (cursor < events.length) {
+    const event = events[cursor] as AgentEvent;
+    const command = commandFor(event);
+    if (command === undefined) {
+      return diverged(
+        eventDivergence(
+          cursor,
+          event,
+          undefined,
+          'the recording has an event the replayed agent did not append',
+        ),
+        await produced(),
+      );
+    }
+    await command.run(agent).catch(() => undefined);
+    const now = await produced();
+    const differs = now.findIndex(
+      (actual, index) => index >= cursor && !sameEvent(events[index], actual),
+    );
+    const modelDivergence = model.divergence();
+    // The earliest difference wins: a changed tool output shows before the request it changes.
+    if (modelDivergence && (differs === -1 || isErrorStop(now[differs])))
+      return diverged(modelDivergence, now);
+    if (differs !== -1) {
+      return diverged(
+        eventDivergence(differs, events[differs], now[differs], `after ${command.label}`),
+        now,
+      );
+    }
+    if (now.length === cursor) {
+      return diverged(
+        eventDivergence(
+          cursor,
+          event,
+          undefined,
+          `the replayed command ${command.label} appended nothing`,
+        ),
+        now,
+      );
+    }
+    cursor = now.length;
+  }
+  try {
+    model.assertDone();
+  } catch (error) {
+    if (error instanceof ReplayDivergenceError) return diverged(error, await produced());
+    throw error;
+  }
+  return { ok: true, events: await produced() };
+}
+
+function diverged(divergence: ReplayDivergenceError, events: StreamEvent[]): ReplayResult {
+  return { ok: false, divergence, events };
+}
+
+const comparable = (event: AgentEvent | StreamEvent | undefined) =>
+  event === undefined
+    ? undefined
+    : {
+        revision: event.metadata.revision,
+        type: event.type,
+        data: event.data,
+        schemaVersion: event.metadata.schemaVersion,
+      };
+
+function isErrorStop(event: StreamEvent | undefined): boolean {
+  return (
+    event?.type === 'AgentStopped' &&
+    (event.data as { reason?: { kind?: string } }).reason?.kind === 'error'
+  );
+}
+
+function sameEvent(expected: AgentEvent | undefined, actual: StreamEvent | undefined): boolean {
+  return JSON.stringify(comparable(expected)) === JSON.stringify(comparable(actual));
+}
+
+function eventDivergence(
+  index: number,
+  expected: AgentEvent | undefined,
+  actual: StreamEvent | undefined,
+  context: string,
+): ReplayDivergenceError {
+  const header = `  ${context}: recorded ${expected?.type ?? '(nothing)'}, replayed ${actual?.type ?? '(nothing)'}`;
+  return new ReplayDivergenceError(
+    'the replayed stream; revision',
+    index,
+    comparable(expected),
+    comparable(actual),
+    `${header}\n${structuralDiff(comparable(expected), comparable(actual))}`,
+  );
+}
+
+/**
+ * The stream id recorded in idempotency keys (`streamId:toolCallId`), or `replay`. The last key
+ * counts: a fork's copied events still carry the original stream's id.
+ */
+function deriveStreamId(events: readonly AgentEvent[]): string {
+  for (const event of [...events].reverse()) {
+    if (event.type === 'ToolCallStarted') {
+      const key = event.data.idempotencyKey;
+      const suffix = `:${event.data.toolCall.id}`;
+      if (key.endsWith(suffix)) return key.slice(0, -suffix.length);
+    }
+  }
+  return 'replay';
+}
+
+/** A clock that starts a year after the last recorded event, so recorded runs never look live. */
+function clockAfter(events: readonly AgentEvent[]): () => Date {
+  const last = Math.max(
+    0,
+    ...events.map((event) => Date.parse(event.metadata.at)).filter(Number.isFinite),
+  );
+  let now = last + 365 * 24 * 3600 * 1000;
+  return () => new Date((now += 1000));
+}
