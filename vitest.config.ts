@@ -28,6 +28,10 @@ export default defineConfig({
     // The JSON report is what CI reads (.ci/summary.mjs); the default reporter is for people.
     reporters: ['default', 'json'],
     outputFile: { json: 'vitest-report.json' },
-    include: ['packages/*/src/**/*.test.ts', 'examples/*/src/**/*.test.ts'],
+    include: [
+      'packages/*/src/**/*.test.ts',
+      'examples/*/src/**/*.test.ts',
+      'fixtures/**/*.test.ts',
+    ],
   },
 });

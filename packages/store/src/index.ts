@@ -11,3 +11,20 @@ export type {
   ReadStreamOptions,
   StreamEvent,
 } from '@agentlog/core';
+
+export { createSqliteEventStore, defaultSqlitePath } from './sqlite/createSqliteEventStore.js';
+export type { SqliteEventStore, SqliteEventStoreOptions } from './sqlite/createSqliteEventStore.js';
+export { createPostgresEventStore } from './postgres/createPostgresEventStore.js';
+export type {
+  PostgresEventStore,
+  PostgresEventStoreOptions,
+} from './postgres/createPostgresEventStore.js';
+export { createKurrentEventStore } from './kurrent/createKurrentEventStore.js';
+export type {
+  KurrentEventStore,
+  KurrentEventStoreOptions,
+} from './kurrent/createKurrentEventStore.js';
+export { writeJsonl } from './jsonl/writeJsonl.js';
+export { appendJsonl } from './jsonl/appendJsonl.js';
+export { readJsonl } from './jsonl/readJsonl.js';
+export type { JsonlContents } from './jsonl/readJsonl.js';

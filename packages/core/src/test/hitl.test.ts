@@ -588,12 +588,10 @@ describe('an approved call that crashed mid-run', () => {
       payload: { ambiguous: true },
     });
     expect(after.state().feedback).toEqual({});
-    await after
-      .context()
-      .feedbackReceived({ id: 'c1', name: 'charge' }, ToolFeedback.approved(), {
-        by: 'ana',
-        note: 'it did not charge',
-      });
+    await after.context().feedbackReceived({ id: 'c1', name: 'charge' }, ToolFeedback.approved(), {
+      by: 'ana',
+      note: 'it did not charge',
+    });
     await after.run();
     expect(runs).toEqual(['charge', 'charge']);
     expect(after.stopReason()?.kind).toBe('noNewMessages');

@@ -1,0 +1,40 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { StreamEvent } from '@agentlog/core';
+
+/**
+ * Writes `events` to `path` as JSON Lines (one event per line, each ending in `\n`), creating the
+ * parent folder. Atomic: the lines go to a temporary file that is flushed and then renamed over
+ * `path`, so a crash leaves either the old file or the new one.
+ */
+export async function writeJsonl(path: string, events: readonly StreamEvent[]): Promise<void> {
+  const folder = dirname(path);
+  await mkdir(folder, { recursive: true });
+  // In the same folder, so the rename cannot cross file systems.
+  const temporary = join(folder, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    await writeAndSync(temporary, 'wx', jsonlText(events));
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+/** The JSON Lines text of `events`: one line each, every line ending in `\n`. */
+export function jsonlText(events: readonly StreamEvent[]): string {
+  // JSON.stringify escapes newlines inside strings, so a `\n` only ever ends an event.
+  return events.map((event) => `${JSON.stringify(event)}\n`).join('');
+}
+
+/** Writes `text` with the open `flags` and flushes it to disk before closing. */
+export async function writeAndSync(path: string, flags: 'wx' | 'a', text: string): Promise<void> {
+  const handle = await open(path, flags);
+  try {
+    await handle.writeFile(text, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,338 @@
+import {
+  BACKWARDS,
+  FORWARDS,
+  KurrentDBClient,
+  STREAMS_STREAM,
+  type ResolvedEvent,
+} from '@kurrent/kurrentdb-client';
+import { Observable } from 'rxjs';
+import {
+  AgentlogError,
+  assertValidNewEvents,
+  assertValidStreamId,
+  ConcurrencyError,
+} from '@agentlog/core';
+import type {
+  AppendResult,
+  EventStore,
+  ExpectedRevision,
+  NewStreamEvent,
+  ReadStreamOptions,
+  StreamEvent,
+} from '@agentlog/core';
+import {
+  fromKurrentEvent,
+  fromKurrentRevision,
+  isStreamNotFoundError,
+  isWrongExpectedVersionError,
+  streamNameOfLink,
+  toConcurrencyError,
+  toKurrentEvent,
+  toKurrentReadRevision,
+  toKurrentStreamState,
+  toKurrentSubscriptionStart,
+} from './kurrentMapping.js';
+
+/**
+ * Options of `createKurrentEventStore`: a connection string, or a client you configured yourself
+ * (credentials provider, TLS...), which `close()` then leaves open.
+ */
+export type KurrentEventStoreOptions =
+  | {
+      /** A KurrentDB connection string, e.g. `kurrentdb://localhost:2113?tls=false`. */
+      readonly connectionString: string;
+    }
+  | { readonly client: KurrentDBClient };
+
+/** A KurrentDB event store; `close()` ends its connection. */
+export interface KurrentEventStore extends EventStore {
+  /**
+   * Stops the live subscriptions (with an `AgentlogError('closed')`) and disposes the client if
+   * the store created it from a connection string.
+   */
+  close(): Promise<void>;
+}
+
+/** How many streams' event ids a store keeps to answer idempotent appends without re-reading. */
+const cachedStreams = 1_000;
+/** How many streams created by this store `listStreams` remembers until `$streams` shows them. */
+const rememberedCreations = 10_000;
+/** Every retry follows an append by another writer; this only bounds pathological contention. */
+const maxAppendAttempts = 1_000;
+
+/** What the store knows of a stream: its last revision and the revisions of its event ids. */
+interface KnownStream {
+  last: number | 'noStream';
+  readonly revisionByEventId: Map<string, number>;
+}
+
+/**
+ * Creates an event store on KurrentDB (formerly EventStoreDB), through `@kurrent/kurrentdb-client`.
+ * It follows the `EventStore` contract exactly like the in-memory store:
+ *
+ * - Expected revisions map to KurrentDB stream states (`'noStream'` → `no_stream`, `'streamExists'`
+ *   → `stream_exists`, `'any'` → `any`, n → `BigInt(n)`), a `WrongExpectedVersionError` to our
+ *   `ConcurrencyError`.
+ * - Idempotence by `eventId` is agentlog's, not KurrentDB's (which only recognises a retry of a
+ *   whole batch at the same expected version): the store reads the stream's event ids once, keeps
+ *   them for the last 1,000 streams it appended to and catches up on each append, then appends
+ *   only the new events at the exact revision it saw, re-checking when another writer got there
+ *   first. It assumes streams are not deleted or truncated (`$maxCount`, `$tb`) behind its back.
+ * - Event ids become KurrentDB event ids when they are lower-case UUIDs, else a name-based UUID
+ *   (v5) derived from them; our metadata (with our `eventId`) is the KurrentDB event metadata.
+ * - `subscribeToStream` is a KurrentDB catch-up subscription.
+ * - `listStreams` reads the `$streams` system projection, so it needs system projections running
+ *   (`--run-projections=System --start-standard-projections=true`, or the `KURRENTDB_RUN_PROJECTIONS`
+ *   and `KURRENTDB_START_STANDARD_PROJECTIONS` settings) and throws `AgentlogError('unsupported')`
+ *   when they are off. The projection runs behind the appends: streams this store created and the
+ *   projection does not show yet are listed after the others. Stream names starting with `$`
+ *   (KurrentDB system streams) are not listed; do not use such stream ids with this store.
+ */
+export function createKurrentEventStore(options: KurrentEventStoreOptions): KurrentEventStore {
+  const owned = 'connectionString' in options;
+  const client = owned
+    ? KurrentDBClient.connectionString(options.connectionString)
+    : options.client;
+  const known = new Map<string, KnownStream>();
+  const createdHere = new Set<string>();
+  const live = new Set<(error: unknown) => void>();
+  let closing: Promise<void> | undefined;
+
+  /** Brings what the store knows of a stream up to date, reading only what is new. */
+  const catchUp = async (streamId: string): Promise<KnownStream> => {
+    const stream = known.get(streamId) ?? { last: 'noStream', revisionByEventId: new Map() };
+    // Most recently used last, so the first key is the one to forget.
+    known.delete(streamId);
+    known.set(streamId, stream);
+    if (known.size > cachedStreams) {
+      const oldest = known.keys().next();
+      if (oldest.done !== true) known.delete(oldest.value);
+    }
+    const from = stream.last === 'noStream' ? 0 : stream.last + 1;
+    for (const event of await readEvents(client, streamId, { fromRevision: from })) {
+      const revision = event.metadata.revision;
+      // Concurrent catch-ups of one stream may both see an event: apply each once, in order.
+      if (revision !== (stream.last === 'noStream' ? 0 : stream.last + 1)) continue;
+      stream.revisionByEventId.set(event.metadata.eventId, revision);
+      stream.last = revision;
+    }
+    return stream;
+  };
+
+  const append = async (
+    streamId: string,
+    events: readonly NewStreamEvent[],
+    expectedRevision: ExpectedRevision | undefined,
+  ): Promise<AppendResult> => {
+    assertValidStreamId(streamId);
+    assertValidExpectedRevision(expectedRevision);
+    assertValidNewEvents(events);
+    const proposed = events.map(toKurrentEvent);
+    for (let attempt = 1; ; attempt += 1) {
+      const stream = await catchUp(streamId);
+      const actual = stream.last;
+      // A retry of an append that was already stored succeeds whatever it expects.
+      if (actual !== 'noStream' && isStoredRetry(stream.revisionByEventId, events))
+        return { nextExpectedRevision: actual };
+      if (!satisfies(expectedRevision, actual))
+        throw new ConcurrencyError(streamId, expectedRevision, actual);
+      const seen = new Set<string>();
+      const fresh = events.flatMap((event, index) => {
+        const id = event.metadata.eventId;
+        if (seen.has(id) || stream.revisionByEventId.has(id)) return [];
+        seen.add(id);
+        const data = proposed[index];
+        return data === undefined ? [] : [{ id, data }];
+      });
+      if (fresh.length === 0) return { nextExpectedRevision: actual === 'noStream' ? -1 : actual };
+      try {
+        const result = await client.appendToStream(
+          streamId,
+          fresh.map((event) => event.data),
+          { streamState: toKurrentStreamState(actual) },
+        );
+        const next = fromKurrentRevision(result.nextExpectedRevision);
+        if (stream.last === actual) {
+          fresh.forEach((event, index) =>
+            stream.revisionByEventId.set(event.id, next - fresh.length + 1 + index),
+          );
+          stream.last = next;
+        }
+        if (actual === 'noStream') remember(createdHere, streamId);
+        return { nextExpectedRevision: next };
+      } catch (error) {
+        // Another writer appended since the catch-up: look again.
+        if (!isWrongExpectedVersionError(error)) throw error;
+        if (attempt >= maxAppendAttempts)
+          throw toConcurrencyError(error, streamId, expectedRevision);
+      }
+    }
+  };
+
+  const subscribe = (streamId: string, fromRevision: number | undefined) =>
+    new Observable<StreamEvent>((subscriber) => {
+      assertValidStreamId(streamId);
+      assertRevisionOption('fromRevision', fromRevision);
+      let next = fromRevision ?? 0;
+      const subscription = client.subscribeToStream(streamId, {
+        fromRevision: toKurrentSubscriptionStart(fromRevision),
+      });
+      const fail = (error: unknown): void => {
+        if (!subscriber.closed) subscriber.error(error);
+      };
+      live.add(fail);
+      subscription.on('data', (resolved: ResolvedEvent) => {
+        if (resolved.event === undefined || subscriber.closed) return;
+        const event = fromKurrentEvent(resolved.event);
+        const revision = event.metadata.revision;
+        // Never deliver an event twice, whatever the subscription replays; never skip one silently.
+        if (revision < next) return;
+        if (revision > next) {
+          fail(
+            new AgentlogError(
+              'subscriptionGap',
+              `stream ${streamId}: the KurrentDB subscription delivered revision ${revision} where ${next} was due`,
+            ),
+          );
+          return;
+        }
+        next += 1;
+        subscriber.next(event);
+      });
+      subscription.on('error', fail);
+      return () => {
+        live.delete(fail);
+        subscription.unsubscribe().catch(() => undefined);
+      };
+    });
+
+  const list = async (): Promise<string[]> => {
+    const names: string[] = [];
+    const listed = new Set<string>();
+    let projected = true;
+    try {
+      for await (const resolved of client.readStream(STREAMS_STREAM, { resolveLinkTos: false })) {
+        const link = resolved.link ?? resolved.event;
+        const name = streamNameOfLink(link?.data);
+        if (name === undefined || name.startsWith('$') || listed.has(name)) continue;
+        listed.add(name);
+        names.push(name);
+      }
+    } catch (error) {
+      if (!isStreamNotFoundError(error)) throw error;
+      projected = false;
+    }
+    if (!projected) await assertStreamsProjectionRuns(client);
+    for (const name of listed) createdHere.delete(name);
+    return [...names, ...createdHere];
+  };
+
+  return {
+    appendToStream: (streamId, events, appendOptions) =>
+      append(streamId, events, appendOptions?.expectedRevision),
+    readStream: async (streamId, readOptions) => {
+      assertValidStreamId(streamId);
+      assertRevisionOption('fromRevision', readOptions?.fromRevision);
+      assertRevisionOption('maxCount', readOptions?.maxCount);
+      return readEvents(client, streamId, readOptions ?? {});
+    },
+    subscribeToStream: (streamId, subscribeOptions) =>
+      subscribe(streamId, subscribeOptions?.fromRevision),
+    listStreams: list,
+    close: () =>
+      (closing ??= (async () => {
+        const closed = new AgentlogError('closed', 'the KurrentDB event store was closed');
+        for (const fail of [...live]) fail(closed);
+        if (owned) await client.dispose();
+      })()),
+  };
+}
+
+async function readEvents(
+  client: KurrentDBClient,
+  streamId: string,
+  options: ReadStreamOptions,
+): Promise<StreamEvent[]> {
+  if (options.maxCount === 0) return [];
+  const direction = options.direction === 'backwards' ? BACKWARDS : FORWARDS;
+  const events: StreamEvent[] = [];
+  try {
+    for await (const resolved of client.readStream(streamId, {
+      direction,
+      fromRevision: toKurrentReadRevision(options.fromRevision, options.direction ?? 'forwards'),
+      ...(options.maxCount === undefined ? {} : { maxCount: options.maxCount }),
+    })) {
+      if (resolved.event !== undefined) events.push(fromKurrentEvent(resolved.event));
+    }
+  } catch (error) {
+    if (isStreamNotFoundError(error)) return [];
+    throw error;
+  }
+  return events;
+}
+
+async function assertStreamsProjectionRuns(client: KurrentDBClient): Promise<void> {
+  let status: string;
+  try {
+    status = (await client.getProjectionStatus(STREAMS_STREAM)).projectionStatus;
+  } catch (error) {
+    status = `unavailable (${error instanceof Error ? error.message : String(error)})`;
+  }
+  if (status !== 'Running') {
+    throw new AgentlogError(
+      'unsupported',
+      `listStreams reads the KurrentDB system projection $streams, which is ${status}: start KurrentDB with system projections (--run-projections=System --start-standard-projections=true)`,
+    );
+  }
+}
+
+/** Adds `name` to an insertion-ordered set, forgetting the oldest beyond its capacity. */
+function remember(names: Set<string>, name: string): void {
+  names.add(name);
+  if (names.size > rememberedCreations) {
+    const oldest = names.values().next();
+    if (oldest.done !== true) names.delete(oldest.value);
+  }
+}
+
+/** True when every event is stored already, in the same order at consecutive revisions. */
+function isStoredRetry(
+  revisionByEventId: ReadonlyMap<string, number>,
+  events: readonly NewStreamEvent[],
+): boolean {
+  const first = events[0];
+  if (first === undefined) return false;
+  const start = revisionByEventId.get(first.metadata.eventId);
+  if (start === undefined) return false;
+  return events.every(
+    (event, index) => revisionByEventId.get(event.metadata.eventId) === start + index,
+  );
+}
+
+function satisfies(expected: ExpectedRevision, actual: number | 'noStream'): boolean {
+  switch (expected) {
+    case 'any':
+      return true;
+    case 'noStream':
+      return actual === 'noStream';
+    case 'streamExists':
+      return actual !== 'noStream';
+    default:
+      return actual === expected;
+  }
+}
+
+function assertValidExpectedRevision(expected: unknown): asserts expected is ExpectedRevision {
+  if (expected === 'any' || expected === 'noStream' || expected === 'streamExists') return;
+  if (typeof expected === 'number' && Number.isSafeInteger(expected) && expected >= 0) return;
+  throw new RangeError(
+    `expectedRevision must be a revision (an integer >= 0), 'noStream', 'streamExists' or 'any', not ${String(expected)}`,
+  );
+}
+
+function assertRevisionOption(name: string, value: number | undefined): void {
+  if (value === undefined) return;
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new RangeError(`${name} must be an integer >= 0, not ${String(value)}`);
+  }
+}

@@ -1,0 +1,128 @@
+import { escapeIdentifier, type Pool, type PoolClient } from 'pg';
+import { AgentlogError } from '@agentlog/core';
+
+/** The version of the tables this code writes and reads; stored in the schema's `meta` table. */
+export const postgresSchemaVersion = 1;
+
+/** The schema the store uses when none is given. */
+export const defaultPostgresSchema = 'agentlog';
+
+const schemaNamePattern = /^[a-z_][a-z0-9_]{0,47}$/;
+
+/**
+ * The first key of the `pg_advisory_xact_lock(int, int)` that serialises schema creation; the
+ * second is `hashtext(schema)`. Spells "agtl".
+ */
+const advisoryLockClass = 0x6167746c;
+
+/** The SQL names of a store's tables and its notification channel. */
+export interface PostgresNames {
+  readonly schema: string;
+  /** `"schema".events`, quoted. */
+  readonly events: string;
+  /** `"schema".meta`, quoted. */
+  readonly meta: string;
+  /** The LISTEN/NOTIFY channel appends notify on (the stream id is the payload). */
+  readonly channel: string;
+}
+
+/**
+ * Checks a schema name and derives the table and channel names from it. Names are limited to
+ * lower-case letters, digits and `_` (at most 48 characters), so they need no case folding and the
+ * channel name stays within PostgreSQL's 63-byte identifier limit.
+ */
+export function postgresNames(schema: string = defaultPostgresSchema): PostgresNames {
+  if (typeof schema !== 'string' || !schemaNamePattern.test(schema)) {
+    throw new AgentlogError(
+      'invalidOption',
+      `invalid PostgreSQL schema name ${JSON.stringify(schema)}: use 1 to 48 lower-case letters, digits or "_", not starting with a digit`,
+    );
+  }
+  const quoted = escapeIdentifier(schema);
+  return {
+    schema,
+    events: `${quoted}.events`,
+    meta: `${quoted}.meta`,
+    channel: `${schema}_appended`,
+  };
+}
+
+/**
+ * Creates the schema, its tables and indexes if they are missing, and checks the schema version.
+ * Safe to run from several processes at once: a transaction-scoped advisory lock serialises the
+ * `CREATE ... IF NOT EXISTS` statements (which otherwise race on the catalog). Throws
+ * `AgentlogError('newerSchema')` when the schema was written by a newer agentlog, and
+ * `AgentlogError('unsupportedDatabase')` when the database does not store UTF-8.
+ */
+export async function ensurePostgresSchema(pool: Pool, names: PostgresNames): Promise<void> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    const encoding = await client.query<{ server_encoding: string }>('SHOW server_encoding');
+    const serverEncoding = encoding.rows[0]?.server_encoding;
+    if (serverEncoding !== 'UTF8') {
+      throw new AgentlogError(
+        'unsupportedDatabase',
+        `the PostgreSQL database stores ${String(serverEncoding)}, but agentlog needs a UTF8 database (CREATE DATABASE ... ENCODING 'UTF8')`,
+      );
+    }
+    await client.query('BEGIN');
+    try {
+      await createSchema(client, names);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+        broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+      });
+      throw error;
+    }
+  } finally {
+    client.release(broken);
+  }
+}
+
+async function createSchema(client: PoolClient, names: PostgresNames): Promise<void> {
+  await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [
+    advisoryLockClass,
+    names.schema,
+  ]);
+  await client.query(`CREATE SCHEMA IF NOT EXISTS ${escapeIdentifier(names.schema)}`);
+  await client.query(
+    `CREATE TABLE IF NOT EXISTS ${names.meta} (key text PRIMARY KEY, value text NOT NULL)`,
+  );
+  const found = await client.query<{ value: string }>(
+    `SELECT value FROM ${names.meta} WHERE key = 'schemaVersion'`,
+  );
+  const stored = found.rows[0]?.value;
+  if (stored !== undefined) {
+    const version = Number(stored);
+    if (!Number.isSafeInteger(version) || version > postgresSchemaVersion) {
+      throw new AgentlogError(
+        'newerSchema',
+        `the PostgreSQL schema "${names.schema}" has agentlog schema version ${stored}, but this @agentlog/store understands version ${postgresSchemaVersion} at most: upgrade @agentlog/store`,
+      );
+    }
+    // Version 1 is the only one so far: nothing to migrate.
+  }
+  // `position` orders streams by creation (listStreams); the JSON columns keep the text exactly as
+  // written (unlike jsonb, which reorders keys), so events read back byte for byte.
+  await client.query(`
+    CREATE TABLE IF NOT EXISTS ${names.events} (
+      position bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      stream_id text NOT NULL,
+      revision bigint NOT NULL CHECK (revision >= 0),
+      event_id text NOT NULL,
+      type text NOT NULL,
+      data json NOT NULL,
+      metadata json NOT NULL,
+      CONSTRAINT events_stream_revision UNIQUE (stream_id, revision),
+      CONSTRAINT events_stream_event_id UNIQUE (stream_id, event_id)
+    )`);
+  await client.query(
+    `CREATE INDEX IF NOT EXISTS events_stream_starts ON ${names.events} (position) WHERE revision = 0`,
+  );
+  await client.query(
+    `INSERT INTO ${names.meta} (key, value) VALUES ('schemaVersion', $1) ON CONFLICT (key) DO NOTHING`,
+    [String(postgresSchemaVersion)],
+  );
+}

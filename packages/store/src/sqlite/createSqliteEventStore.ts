@@ -1,0 +1,192 @@
+import { join } from 'node:path';
+import type Database from 'better-sqlite3';
+import {
+  AgentlogError,
+  assertValidNewEvents,
+  assertValidStreamId,
+  ConcurrencyError,
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type NewStreamEvent,
+  type ReadStreamOptions,
+  type StreamEvent,
+} from '@agentlog/core';
+import {
+  assertRevisionOption,
+  assertValidExpectedRevision,
+  satisfies,
+} from './assertValidExpectedRevision.js';
+import { createSqliteSubscriptions } from './createSqliteSubscriptions.js';
+import { openAgentlogDatabase } from './openAgentlogDatabase.js';
+
+/** Options of `createSqliteEventStore`. */
+export interface SqliteEventStoreOptions {
+  /** The database file; `.agentlog/agentlog.db` (relative to the working directory) by default. */
+  readonly path?: string;
+}
+
+/**
+ * An event store on one SQLite file; `close()` fails its live subscriptions with
+ * `AgentlogError('closed')` and releases the file.
+ */
+export type SqliteEventStore = EventStore & { close(): void };
+
+/** Where `createSqliteEventStore` keeps its events unless told otherwise. */
+export const defaultSqlitePath = join('.agentlog', 'agentlog.db');
+
+// Often enough to feel live, rarely enough that an idle subscription costs nothing measurable.
+const pollMs = 75;
+
+/**
+ * Creates an event store on a SQLite file (better-sqlite3, WAL mode), which several processes may
+ * share: an append checks its expected revision inside an immediate transaction, and the unique
+ * (stream, revision) constraint turns any race that slips past it into a `ConcurrencyError`.
+ */
+export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): SqliteEventStore {
+  const path = options.path ?? defaultSqlitePath;
+  const db = openAgentlogDatabase(path);
+  const sql = {
+    last: db
+      .prepare('SELECT max(revision) FROM agentlog_events WHERE stream_id = ?')
+      .pluck() as Database.Statement<[string], number | null>,
+    // One query per batch, not one per event: which of these ids the stream already holds.
+    storedIds: db
+      .prepare(
+        'SELECT event_id, revision FROM agentlog_events WHERE stream_id = ? AND event_id IN (SELECT value FROM json_each(?))',
+      )
+      .raw() as Database.Statement<[string, string], [string, number]>,
+    insert: db.prepare<[string, number, string, string, string]>(
+      'INSERT INTO agentlog_events (stream_id, revision, event_id, type, event) VALUES (?, ?, ?, ?, ?)',
+    ),
+    forwards: db
+      .prepare(
+        'SELECT event FROM agentlog_events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?',
+      )
+      .pluck() as Database.Statement<[string, number, number], string>,
+    backwards: db
+      .prepare(
+        'SELECT event FROM agentlog_events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC LIMIT ?',
+      )
+      .pluck() as Database.Statement<[string, number, number], string>,
+    streams: db
+      .prepare('SELECT stream_id FROM agentlog_events WHERE revision = 0 ORDER BY position')
+      .pluck() as Database.Statement<[], string>,
+    dataVersion: db.prepare('PRAGMA data_version').pluck() as Database.Statement<[], number>,
+  };
+  const actualRevision = (streamId: string): number | 'noStream' =>
+    sql.last.get(streamId) ?? 'noStream';
+
+  const write = db.transaction(
+    (streamId: string, events: readonly NewStreamEvent[], expected: ExpectedRevision) => {
+      const actual = actualRevision(streamId);
+      const last = actual === 'noStream' ? -1 : actual;
+      const ids = events.map((event) => event.metadata.eventId);
+      const stored = new Map(
+        actual === 'noStream' ? [] : sql.storedIds.all(streamId, JSON.stringify(ids)),
+      );
+      // A retry of an append that was already stored succeeds whatever it expects (KurrentDB).
+      const start = ids[0] === undefined ? undefined : stored.get(ids[0]);
+      if (start !== undefined && ids.every((id, index) => stored.get(id) === start + index))
+        return { last, revision: last };
+      if (!satisfies(expected, actual)) throw new ConcurrencyError(streamId, expected, actual);
+      const seen = new Set<string>();
+      let revision = last;
+      for (const { type, data, metadata } of events) {
+        const id = metadata.eventId;
+        if (seen.has(id) || stored.has(id)) continue;
+        seen.add(id);
+        revision += 1;
+        const event = JSON.stringify({ type, data, metadata: { ...metadata, revision } });
+        sql.insert.run(streamId, revision, id, type, event);
+      }
+      return { last, revision };
+    },
+  );
+
+  const append = (
+    streamId: string,
+    events: readonly NewStreamEvent[],
+    expected: ExpectedRevision,
+  ): AppendResult => {
+    assertValidStreamId(streamId);
+    assertValidExpectedRevision(expected);
+    assertValidNewEvents(events);
+    let written: { last: number; revision: number };
+    try {
+      written = write.immediate(streamId, events, expected);
+    } catch (error) {
+      // Another process won the race between our check and our insert: the transaction rolled back.
+      if (isUniqueViolation(error)) {
+        throw new ConcurrencyError(streamId, expected, actualRevision(streamId));
+      }
+      throw error;
+    }
+    if (written.revision > written.last) subscriptions.notify(streamId);
+    return { nextExpectedRevision: written.revision };
+  };
+
+  let closed = false;
+  const closedError = () =>
+    new AgentlogError('closed', `the SQLite event store on ${path} is closed`);
+  const assertOpen = (): void => {
+    if (closed) throw closedError();
+  };
+  const readPage = (streamId: string, from: number, maxCount: number): StreamEvent[] => {
+    assertOpen();
+    return sql.forwards.all(streamId, from, maxCount).map(toEvent);
+  };
+
+  const read = (streamId: string, options: ReadStreamOptions): StreamEvent[] => {
+    assertValidStreamId(streamId);
+    assertRevisionOption('fromRevision', options.fromRevision);
+    assertRevisionOption('maxCount', options.maxCount);
+    // SQLite reads a negative LIMIT as "no limit".
+    const limit = options.maxCount ?? -1;
+    if (options.direction === 'backwards') {
+      const from = options.fromRevision ?? Number.MAX_SAFE_INTEGER;
+      return sql.backwards.all(streamId, from, limit).map(toEvent);
+    }
+    return readPage(streamId, options.fromRevision ?? 0, limit);
+  };
+
+  const subscriptions = createSqliteSubscriptions(
+    {
+      readPage,
+      dataVersion: () => {
+        assertOpen();
+        return sql.dataVersion.get() ?? 0;
+      },
+    },
+    pollMs,
+  );
+  const run = <T>(work: () => T): Promise<T> =>
+    new Promise((resolve) => {
+      assertOpen();
+      resolve(work());
+    });
+
+  return {
+    appendToStream: (streamId, events, options) =>
+      run(() => append(streamId, events, options?.expectedRevision)),
+    readStream: (streamId, options) => run(() => read(streamId, options ?? {})),
+    subscribeToStream: (streamId, options) =>
+      subscriptions.subscribe(streamId, options?.fromRevision),
+    listStreams: () => run(() => sql.streams.all()),
+    close: () => {
+      if (closed) return;
+      closed = true;
+      subscriptions.close(closedError());
+      db.close();
+    },
+  };
+}
+
+function toEvent(json: string): StreamEvent {
+  return JSON.parse(json) as StreamEvent;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
