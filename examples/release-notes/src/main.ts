@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { createInMemoryEventStore } from '@agentlog/core';
 import { scriptedModel } from '@agentlog/core/testing';
+import { createSqliteEventStore, defaultSqlitePath } from '@agentlog/store';
 import { draftReleaseNotes } from './draftReleaseNotes.js';
 import { buildReleaseNotesAgent } from './releaseNotesAgent.js';
 import { Verdict, scriptedReviewer } from './reviewer.js';
@@ -10,11 +10,12 @@ import { RELEASE_NOTES_FILE } from './writeChangelog.js';
 
 // The showcase: an agent drafts release notes, a reviewer asks for one revision and then
 // approves the write, and the agent hands over structured notes. The model's answers are
-// scripted (no API key needed); every step lands in the event stream, printed at the end.
+// scripted (no API key needed); every step lands in the event stream, in the embedded SQLite
+// store at .agentlog/agentlog.db, where `npx agentlog inspect <stream>` reads it again.
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
 const outputDir = join(process.cwd(), '.agentlog', 'release-notes');
-const store = createInMemoryEventStore();
+const store = createSqliteEventStore();
 const streamId = `release-0.34-${Date.now()}`;
 
 const agent = await buildReleaseNotesAgent({
@@ -52,11 +53,9 @@ if (outcome.kind === 'written') {
 }
 
 const events = await store.readStream(streamId);
-print(`\nThe stream ${streamId} holds ${events.length} events:`);
-for (const event of events) {
-  const by =
-    event.type === 'FeedbackReceived'
-      ? ` (by ${(event.data as { by?: string }).by ?? 'unknown'})`
-      : '';
-  print(`  ${String(event.metadata.revision).padStart(3)} ${event.type}${by}`);
-}
+const decisions = events.filter((event) => event.type === 'FeedbackReceived').length;
+print(
+  `\nThe run left ${events.length} events (${decisions} decisions) in stream ${streamId} of ${defaultSqlitePath}.`,
+);
+print(`See every step with: npx agentlog inspect ${streamId}`);
+store.close();

@@ -17,7 +17,7 @@ export const maxStreamIdLength = 200;
 
 /**
  * Throws an `AgentlogError` with code `'invalidStreamId'` unless `streamId` is a non-empty string
- * of at most 200 characters without `/`, `\` or control characters. Every store adapter applies
+ * of at most 200 characters without `/`, `\`, control characters or unpaired surrogates. Every store adapter applies
  * the same rule, so a stream id that works in memory works in a database too.
  */
 export function assertValidStreamId(streamId: unknown): asserts streamId is string {
@@ -40,6 +40,10 @@ function streamIdProblem(streamId: unknown): string | undefined {
     const code = char.codePointAt(0) ?? 0;
     if (code < 0x20 || code === 0x7f) {
       return `it contains the control character U+${code.toString(16).toUpperCase().padStart(4, '0')} at character ${index}`;
+    }
+    // A lone surrogate has no UTF-8 form: databases would store U+FFFD, merging distinct ids.
+    if (code >= 0xd800 && code <= 0xdfff) {
+      return `it contains the unpaired surrogate U+${code.toString(16).toUpperCase()} at character ${index}`;
     }
   }
   return undefined;

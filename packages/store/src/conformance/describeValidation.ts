@@ -23,6 +23,7 @@ export function describeValidation(store: StoreUnderTest): void {
       ['a newline', 'agent\nrun'],
       ['a tab', 'agent\trun'],
       ['a DEL', 'agent\u007frun'],
+      ['an unpaired surrogate', 'agent\ud800run'],
     ];
 
     for (const [label, streamId] of invalidIds) {
