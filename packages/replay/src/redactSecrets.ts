@@ -18,12 +18,16 @@ const SECRET_PATTERNS = [/\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/g, /\bsk-[A-Za-z0-9_
 
 /**
  * Returns a copy of `value` with the values of secret keys (case-insensitive; the defaults plus
- * `fields`) replaced by `[redacted]`, and bearer tokens and `sk-` keys masked inside strings.
+ * `fields`) replaced by `[redacted]`, also inside strings that hold JSON (tool-call arguments),
+ * and bearer tokens and `sk-` keys masked inside other strings.
  */
 export function redactSecrets<T>(value: T, fields: readonly string[] = []): T {
   const secret = new Set([...DEFAULT_SECRET_FIELDS, ...fields].map((field) => field.toLowerCase()));
   const visit = (item: unknown): unknown => {
     if (typeof item === 'string') {
+      // Tool-call arguments are JSON text: redact inside them too.
+      const inner = parseJsonText(item);
+      if (inner !== undefined) return JSON.stringify(visit(inner));
       return SECRET_PATTERNS.reduce((text, pattern) => text.replace(pattern, REDACTED), item);
     }
     if (Array.isArray(item)) return item.map(visit);
@@ -38,4 +42,15 @@ export function redactSecrets<T>(value: T, fields: readonly string[] = []): T {
     return item;
   };
   return visit(value) as T;
+}
+
+function parseJsonText(text: string): object | undefined {
+  const start = text.trimStart()[0];
+  if (start !== '{' && start !== '[') return undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed !== null && typeof parsed === 'object' ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
 }
