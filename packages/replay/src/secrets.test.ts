@@ -48,7 +48,7 @@ function fakeOpenAi(): { fetch: typeof fetch; authorization: string[] } {
       }),
     );
   };
-  return { fetch: fake as typeof fetch, authorization };
+  return { fetch: fake, authorization };
 }
 
 describe('secrets in recordings', () => {
