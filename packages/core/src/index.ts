@@ -79,6 +79,11 @@ export {
   assertValidNewEvents,
   maxStreamIdLength,
 } from './store/inMemoryEventStore.js';
+export {
+  satisfiesExpectedRevision,
+  assertValidExpectedRevision,
+  assertRevisionOption,
+} from './store/expectedRevision.js';
 export { requestFingerprint } from './loop/requestFingerprint.js';
 
 export type { Tool } from './tools/tool.js';

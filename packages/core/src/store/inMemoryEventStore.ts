@@ -1,3 +1,8 @@
+import {
+  assertRevisionOption,
+  assertValidExpectedRevision,
+  satisfiesExpectedRevision,
+} from './expectedRevision.js';
 import { Observable } from 'rxjs';
 import { AgentlogError } from '../errors/agentlogError.js';
 import { ConcurrencyError } from '../errors/concurrencyError.js';
@@ -101,21 +106,6 @@ function nonJson(value: unknown, path: string): string | undefined {
   }
 }
 
-function assertValidExpectedRevision(expected: unknown): asserts expected is ExpectedRevision {
-  if (expected === 'any' || expected === 'noStream' || expected === 'streamExists') return;
-  if (typeof expected === 'number' && Number.isSafeInteger(expected) && expected >= 0) return;
-  throw new RangeError(
-    `expectedRevision must be a revision (an integer >= 0), 'noStream', 'streamExists' or 'any', not ${String(expected)}`,
-  );
-}
-
-function assertRevisionOption(name: string, value: number | undefined): void {
-  if (value === undefined) return;
-  if (!Number.isSafeInteger(value) || value < 0) {
-    throw new RangeError(`${name} must be an integer >= 0, not ${String(value)}`);
-  }
-}
-
 interface StoredStream {
   readonly events: StreamEvent[];
   readonly revisionByEventId: Map<string, number>;
@@ -180,7 +170,7 @@ function append(
   if (stream !== undefined && isStoredRetry(stream, events))
     return { nextExpectedRevision: stream.events.length - 1 };
 
-  if (!satisfies(expectedRevision, actual))
+  if (!satisfiesExpectedRevision(expectedRevision, actual))
     throw new ConcurrencyError(streamId, expectedRevision, actual);
 
   const seen = new Set<string>();
@@ -221,19 +211,6 @@ function isStoredRetry(stream: StoredStream, events: readonly NewStreamEvent[]):
   return events.every(
     (event, index) => stream.revisionByEventId.get(event.metadata.eventId) === start + index,
   );
-}
-
-function satisfies(expected: ExpectedRevision, actual: number | 'noStream'): boolean {
-  switch (expected) {
-    case 'any':
-      return true;
-    case 'noStream':
-      return actual === 'noStream';
-    case 'streamExists':
-      return actual !== 'noStream';
-    default:
-      return actual === expected;
-  }
 }
 
 function read(state: InMemoryState, streamId: string, options: ReadStreamOptions): StreamEvent[] {

@@ -8,9 +8,12 @@ import {
 import { Observable } from 'rxjs';
 import {
   AgentlogError,
+  assertRevisionOption,
+  assertValidExpectedRevision,
   assertValidNewEvents,
   assertValidStreamId,
   ConcurrencyError,
+  satisfiesExpectedRevision,
 } from '@agentlog/core';
 import type {
   AppendResult,
@@ -134,7 +137,7 @@ export function createKurrentEventStore(options: KurrentEventStoreOptions): Kurr
       // A retry of an append that was already stored succeeds whatever it expects.
       if (actual !== 'noStream' && isStoredRetry(stream.revisionByEventId, events))
         return { nextExpectedRevision: actual };
-      if (!satisfies(expectedRevision, actual))
+      if (!satisfiesExpectedRevision(expectedRevision, actual))
         throw new ConcurrencyError(streamId, expectedRevision, actual);
       const seen = new Set<string>();
       const fresh = events.flatMap((event, index) => {
@@ -307,32 +310,4 @@ function isStoredRetry(
   return events.every(
     (event, index) => revisionByEventId.get(event.metadata.eventId) === start + index,
   );
-}
-
-function satisfies(expected: ExpectedRevision, actual: number | 'noStream'): boolean {
-  switch (expected) {
-    case 'any':
-      return true;
-    case 'noStream':
-      return actual === 'noStream';
-    case 'streamExists':
-      return actual !== 'noStream';
-    default:
-      return actual === expected;
-  }
-}
-
-function assertValidExpectedRevision(expected: unknown): asserts expected is ExpectedRevision {
-  if (expected === 'any' || expected === 'noStream' || expected === 'streamExists') return;
-  if (typeof expected === 'number' && Number.isSafeInteger(expected) && expected >= 0) return;
-  throw new RangeError(
-    `expectedRevision must be a revision (an integer >= 0), 'noStream', 'streamExists' or 'any', not ${String(expected)}`,
-  );
-}
-
-function assertRevisionOption(name: string, value: number | undefined): void {
-  if (value === undefined) return;
-  if (!Number.isSafeInteger(value) || value < 0) {
-    throw new RangeError(`${name} must be an integer >= 0, not ${String(value)}`);
-  }
 }

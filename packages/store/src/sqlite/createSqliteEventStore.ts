@@ -2,7 +2,10 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import {
   AgentlogError,
+  assertRevisionOption,
+  assertValidExpectedRevision,
   assertValidNewEvents,
+  satisfiesExpectedRevision,
   assertValidStreamId,
   ConcurrencyError,
   type AppendResult,
@@ -12,11 +15,6 @@ import {
   type ReadStreamOptions,
   type StreamEvent,
 } from '@agentlog/core';
-import {
-  assertRevisionOption,
-  assertValidExpectedRevision,
-  satisfies,
-} from './assertValidExpectedRevision.js';
 import { createSqliteSubscriptions } from './createSqliteSubscriptions.js';
 import { openAgentlogDatabase } from './openAgentlogDatabase.js';
 
@@ -89,7 +87,8 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
       const start = ids[0] === undefined ? undefined : stored.get(ids[0]);
       if (start !== undefined && ids.every((id, index) => stored.get(id) === start + index))
         return { last, revision: last };
-      if (!satisfies(expected, actual)) throw new ConcurrencyError(streamId, expected, actual);
+      if (!satisfiesExpectedRevision(expected, actual))
+        throw new ConcurrencyError(streamId, expected, actual);
       const seen = new Set<string>();
       let revision = last;
       for (const { type, data, metadata } of events) {

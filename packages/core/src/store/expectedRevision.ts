@@ -1,7 +1,10 @@
-import type { ExpectedRevision } from '@agentlog/core';
+import type { ExpectedRevision } from '../ports/eventStore.js';
 
 /** True when a stream at `actual` meets the expectation `expected` of an append. */
-export function satisfies(expected: ExpectedRevision, actual: number | 'noStream'): boolean {
+export function satisfiesExpectedRevision(
+  expected: ExpectedRevision,
+  actual: number | 'noStream',
+): boolean {
   switch (expected) {
     case 'any':
       return true;
@@ -16,7 +19,7 @@ export function satisfies(expected: ExpectedRevision, actual: number | 'noStream
 
 /**
  * Throws a `RangeError` unless `expected` is a revision (an integer >= 0), `'noStream'`,
- * `'streamExists'` or `'any'`, as the in-memory store does.
+ * `'streamExists'` or `'any'`. Every store adapter checks appends with it.
  */
 export function assertValidExpectedRevision(
   expected: unknown,

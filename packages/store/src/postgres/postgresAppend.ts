@@ -1,0 +1,200 @@
+import type { Pool, PoolClient } from 'pg';
+import {
+  AgentlogError,
+  assertValidExpectedRevision,
+  assertValidNewEvents,
+  assertValidStreamId,
+  ConcurrencyError,
+  InvalidEventError,
+  satisfiesExpectedRevision,
+} from '@agentlog/core';
+import type { AppendResult, ExpectedRevision, NewStreamEvent } from '@agentlog/core';
+import type { PostgresNames } from './postgresSchema.js';
+import type { PostgresStoreContext } from './postgresStoreContext.js';
+
+/**
+ * How often an append whose transaction collided with a concurrent one is re-evaluated. Every
+ * collision means another append committed, so this only bounds pathological contention.
+ */
+const maxAppendAttempts = 1_000;
+
+/** 23505 unique_violation, 40001 serialization_failure, 40P01 deadlock_detected. */
+const retryableCodes = new Set(['23505', '40001', '40P01']);
+
+/** An event as the insert takes it: serialised before the transaction starts. */
+interface SerializedEvent {
+  readonly eventId: string;
+  readonly type: string;
+  readonly data: string;
+  readonly metadata: string;
+}
+
+/**
+ * Appends `events` to a stream of a PostgreSQL store (its `appendToStream`), in one transaction.
+ * A collision with a concurrent append is retried against the new state of the stream.
+ */
+export async function postgresAppend(
+  context: PostgresStoreContext,
+  streamId: string,
+  events: readonly NewStreamEvent[],
+  expectedRevision: ExpectedRevision | undefined,
+): Promise<AppendResult> {
+  assertValidStreamId(streamId);
+  assertPostgresText(streamId);
+  assertValidExpectedRevision(expectedRevision);
+  assertValidNewEvents(events);
+  const serialized = events.map((event, index) => serialize(event, index));
+  await context.ready();
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await appendOnce(context, streamId, serialized, expectedRevision);
+    } catch (error) {
+      if (!isRetryable(error)) throw error;
+      if (attempt >= maxAppendAttempts) {
+        const actual = await lastRevision(context.pool, context.names, streamId);
+        throw new ConcurrencyError(streamId, expectedRevision, actual);
+      }
+    }
+  }
+}
+
+function serialize(event: NewStreamEvent, index: number): SerializedEvent {
+  const { type } = event;
+  const { eventId } = event.metadata;
+  const problem =
+    textProblem(type, `events[${index}].type`) ??
+    textProblem(eventId, `events[${index}].metadata.eventId`);
+  if (problem !== undefined) throw new InvalidEventError(type, undefined, problem);
+  return {
+    eventId,
+    type,
+    data: JSON.stringify(event.data),
+    metadata: JSON.stringify(event.metadata),
+  };
+}
+
+/**
+ * One try, in one transaction: read the stream's state, check the expectation, insert. Throws a
+ * retryable error when the insert collides with an append that committed meanwhile.
+ */
+function appendOnce(
+  context: PostgresStoreContext,
+  streamId: string,
+  events: readonly SerializedEvent[],
+  expectedRevision: ExpectedRevision,
+): Promise<AppendResult> {
+  const { pool, names } = context;
+  return transaction(pool, async (client) => {
+    const last = await lastRevision(client, names, streamId);
+    const ids = [...new Set(events.map((event) => event.eventId))];
+    const known = new Map<string, number>();
+    if (ids.length > 0 && last !== 'noStream') {
+      const found = await client.query<{ event_id: string; revision: string }>(
+        `SELECT event_id, revision FROM ${names.events} WHERE stream_id = $1 AND event_id = ANY($2::text[])`,
+        [streamId, ids],
+      );
+      for (const row of found.rows) known.set(row.event_id, Number(row.revision));
+    }
+
+    // A retry of an append that was already stored succeeds whatever it expects (KurrentDB).
+    if (last !== 'noStream' && isStoredRetry(known, events)) return { nextExpectedRevision: last };
+    if (!satisfiesExpectedRevision(expectedRevision, last))
+      throw new ConcurrencyError(streamId, expectedRevision, last);
+
+    const seen = new Set<string>();
+    const fresh = events.filter((event) => {
+      if (seen.has(event.eventId) || known.has(event.eventId)) return false;
+      seen.add(event.eventId);
+      return true;
+    });
+    const current = last === 'noStream' ? -1 : last;
+    if (fresh.length === 0) return { nextExpectedRevision: current };
+
+    // Under READ COMMITTED the reads above do not lock anything: the unique (stream_id, revision)
+    // index is the real check. An append that committed since makes this insert fail with 23505
+    // (waiting for it first if it is still in flight), and the caller tries again.
+    await client.query(
+      `INSERT INTO ${names.events} (stream_id, revision, event_id, type, data, metadata)
+       SELECT $1, $2::bigint + t.ord - 1, t.event_id, t.type, t.data::json, t.metadata::json
+       FROM unnest($3::text[], $4::text[], $5::text[], $6::text[])
+         WITH ORDINALITY AS t(event_id, type, data, metadata, ord)
+       ORDER BY t.ord`,
+      [
+        streamId,
+        current + 1,
+        fresh.map((event) => event.eventId),
+        fresh.map((event) => event.type),
+        fresh.map((event) => event.data),
+        fresh.map((event) => event.metadata),
+      ],
+    );
+    // Delivered to listeners when the transaction commits, never for a rolled-back append.
+    await client.query('SELECT pg_notify($1, $2)', [names.channel, streamId]);
+    return { nextExpectedRevision: current + fresh.length };
+  });
+}
+
+/** Runs `work` in a transaction: committed when it returns, rolled back when it throws. */
+async function transaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    try {
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+        broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+      });
+      throw error;
+    }
+  } finally {
+    client.release(broken);
+  }
+}
+
+async function lastRevision(
+  queryable: Pool | PoolClient,
+  names: PostgresNames,
+  streamId: string,
+): Promise<number | 'noStream'> {
+  const result = await queryable.query<{ last: string | null }>(
+    `SELECT max(revision) AS last FROM ${names.events} WHERE stream_id = $1`,
+    [streamId],
+  );
+  const last = result.rows[0]?.last ?? null;
+  return last === null ? 'noStream' : Number(last);
+}
+
+function isRetryable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && retryableCodes.has(code);
+}
+
+/** True when every event is stored already, in the same order at consecutive revisions. */
+function isStoredRetry(known: ReadonlyMap<string, number>, events: readonly SerializedEvent[]) {
+  const first = events[0];
+  if (first === undefined) return false;
+  const start = known.get(first.eventId);
+  if (start === undefined) return false;
+  return events.every((event, index) => known.get(event.eventId) === start + index);
+}
+
+/** Throws unless `text` survives a round trip through a PostgreSQL `text` column unchanged. */
+export function assertPostgresText(streamId: string): void {
+  const problem = textProblem(streamId, 'the stream id');
+  if (problem !== undefined) {
+    throw new AgentlogError('invalidStreamId', `invalid stream id for PostgreSQL: ${problem}`);
+  }
+}
+
+const unpairedSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function textProblem(text: string, what: string): string | undefined {
+  if (text.includes('\u0000')) return `${what} contains U+0000, which PostgreSQL text cannot hold`;
+  if (unpairedSurrogate.test(text))
+    return `${what} contains an unpaired surrogate, which PostgreSQL text cannot hold`;
+  return undefined;
+}
