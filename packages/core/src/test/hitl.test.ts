@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../agent/agent.js';
-import type { AgentContext } from '../agent/agentContext.js';
 import type { ToolCall } from '../messages/toolCall.js';
 import { ToolFeedback } from '../messages/toolFeedback.js';
-import { ToolOutput } from '../messages/toolOutput.js';
-import type { ToolSpec } from '../ports/chatCompletion.js';
 import { createInMemoryEventStore } from '../store/inMemoryEventStore.js';
 import { approvalRequired, REFUSAL_TEXT } from '../tools/approvalRequired.js';
 import { tool } from '../tools/createTool.js';
@@ -13,6 +10,7 @@ import { StopWithArgs } from '../tools/stopWithArgs.js';
 import type { Tool } from '../tools/tool.js';
 import { counterIds, fixedClock } from '../testing/fixedClock.js';
 import { scriptedModel, textResponse, toolCallResponse } from '../testing/scriptedModel.js';
+import { IssueRefund } from '../../../../fixtures/scenarios/issueRefund.js';
 import { rejection, testAgent } from './testAgent.js';
 
 function guessTool(ran: number[]): Tool {
@@ -342,7 +340,7 @@ describe('human in the loop', () => {
   });
 
   it('HITL-9 a custom tool asks with a payload, and the approval payload lowers the refund', async () => {
-    const refunds: string[] = [];
+    const refund = new IssueRefund();
     const { agent } = await testAgent(
       [
         toolCallResponse([
@@ -350,7 +348,7 @@ describe('human in the loop', () => {
         ]),
         textResponse('refunded'),
       ],
-      (b) => b.tools([new IssueRefund(refunds)]),
+      (b) => b.tools([refund]),
     );
     await agent.query('Refund order A-17');
     const reason = agent.stopReason();
@@ -372,7 +370,7 @@ describe('human in the loop', () => {
         { by: 'lead' },
       );
     await agent.run();
-    expect(refunds).toEqual(['A-17:2500']);
+    expect(refund.refunds).toEqual(['A-17:2500']);
     expect(agent.history().find((m) => m.role === 'tool')).toMatchObject({
       output: { text: 'Refunded 2500 cents for order A-17' },
     });
@@ -598,39 +596,3 @@ describe('an approved call that crashed mid-run', () => {
     expect(after.state().feedback).toEqual({});
   });
 });
-
-/** The refund example of SPEC HITL-9: a tool that asks for feedback itself, with a payload. */
-class IssueRefund implements Tool {
-  readonly name = 'issue_refund';
-  constructor(private readonly refunds: string[]) {}
-
-  spec(): ToolSpec {
-    return {
-      name: this.name,
-      description: 'Refund (part of) an order. A person approves every refund.',
-      parameters: {
-        type: 'object',
-        properties: { order_id: { type: 'string' }, amount_cents: { type: 'integer' } },
-        required: ['order_id', 'amount_cents'],
-        additionalProperties: false,
-      },
-    };
-  }
-
-  async invoke(context: AgentContext, toolCall: ToolCall): Promise<ToolOutput> {
-    const args = z
-      .object({ order_id: z.string(), amount_cents: z.number().int() })
-      .parse(JSON.parse(toolCall.args ?? '{}'));
-    const feedback = await context.hasReceivedFeedback(toolCall);
-    if (feedback === undefined)
-      return ToolOutput.feedbackRequired({
-        order_id: args.order_id,
-        amount_cents: args.amount_cents,
-      });
-    if (feedback.kind === 'refused') return ToolOutput.text('A person refused the refund');
-    const lowered = (feedback.payload as { amount_cents?: unknown } | undefined)?.amount_cents;
-    const amount = typeof lowered === 'number' ? lowered : args.amount_cents;
-    this.refunds.push(`${args.order_id}:${amount}`);
-    return ToolOutput.text(`Refunded ${amount} cents for order ${args.order_id}`);
-  }
-}

@@ -1,33 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentContext } from '../agent/agentContext.js';
-import { ToolError } from '../errors/toolError.js';
 import { ToolOutput } from '../messages/toolOutput.js';
 import type { JsonObject } from '../support/json.js';
+import { callOf, quietContext, toolRejection } from '../test/toolTestKit.js';
 import { AgentCanFail } from './agentCanFail.js';
 
-const context: AgentContext = {
-  streamId: 'fail-test',
-  feedbackReceived: () => Promise.resolve(),
-  hasReceivedFeedback: () => Promise.resolve(undefined),
-  history: () => [],
-  idempotencyKey: (toolCall) => `fail-test:${toolCall.id}`,
-};
-
-const call = (args?: string) => ({
-  id: 'f1',
-  name: 'task_failed',
-  ...(args === undefined ? {} : { args }),
-});
-
-async function rejectionOf(promise: Promise<unknown>): Promise<ToolError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ToolError);
-    return error as ToolError;
-  }
-  throw new Error('expected a rejection');
-}
+const context = quietContext('fail-test');
+const call = callOf('task_failed', 'f1');
+const rejectionOf = toolRejection;
 
 describe('AgentCanFail.default()', () => {
   const fail = AgentCanFail.default();

@@ -1,34 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { AgentContext } from '../agent/agentContext.js';
-import { ToolError } from '../errors/toolError.js';
 import { ToolOutput } from '../messages/toolOutput.js';
 import type { JsonObject } from '../support/json.js';
+import { callOf, quietContext, toolRejection } from '../test/toolTestKit.js';
 import { StopWithArgs } from './stopWithArgs.js';
 
-const context: AgentContext = {
-  streamId: 'stop-test',
-  feedbackReceived: () => Promise.resolve(),
-  hasReceivedFeedback: () => Promise.resolve(undefined),
-  history: () => [],
-  idempotencyKey: (toolCall) => `stop-test:${toolCall.id}`,
-};
-
-const call = (args?: string) => ({
-  id: 's1',
-  name: 'stop',
-  ...(args === undefined ? {} : { args }),
-});
-
-async function rejectionOf(promise: Promise<unknown>): Promise<ToolError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ToolError);
-    return error as ToolError;
-  }
-  throw new Error('expected a rejection');
-}
+const context = quietContext('stop-test');
+const call = callOf('stop', 's1');
+const rejectionOf = toolRejection;
 
 describe('StopWithArgs.default()', () => {
   const stop = StopWithArgs.default();
