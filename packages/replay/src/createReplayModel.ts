@@ -71,7 +71,7 @@ export function createReplayModel(
         const messagesDiff = structuralDiff(expected.messages, request.messages);
         const diff =
           messagesDiff === '  (no difference)'
-            ? `  the messages are equal; the tool specs or settings differ (tools now: ${request.tools.map((tool) => tool.name).join(', ') || 'none'})`
+            ? `  the messages are equal, yet the fingerprint differs: the tool specs or settings differ (tools now: ${request.tools.map((tool) => tool.name).join(', ') || 'none'}), or the recorded events before this completion were edited after recording`
             : messagesDiff;
         return Promise.reject(
           fail(

@@ -83,7 +83,7 @@ describe('replay', () => {
     expect(first).toBeInstanceOf(ReplayDivergenceError);
     expect((first as ReplayDivergenceError).index).toBe(0);
     expect((first as ReplayDivergenceError).diff).toMatch(
-      /the messages are equal; the tool specs or settings differ/,
+      /the messages are equal, yet the fingerprint differs: the tool specs or settings differ/,
     );
 
     const other = createReplayModel(events);

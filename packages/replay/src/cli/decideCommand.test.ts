@@ -1,0 +1,183 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  Agent,
+  approvalRequired,
+  REFUSAL_TEXT,
+  tool,
+  type EventStore,
+  type StreamEvent,
+} from '@agentlog/core';
+import { scriptedModel, textResponse, toolCallResponse } from '@agentlog/core/testing';
+import { createSqliteEventStore } from '@agentlog/store';
+import { bufferedIo } from './bufferedIo.js';
+import { runCli } from './runCli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'agentlog-cli-decide-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+const newDb = () => join(dir, `decide-${(files += 1)}.db`);
+
+const fixture = (name: string) => join(import.meta.dirname, '../../../../fixtures/sessions', name);
+
+async function cli(args: string[]) {
+  const out = bufferedIo({ cwd: dir, env: { NO_COLOR: '1' } });
+  const code = await runCli(args, out.io);
+  return { code, stdout: out.stdout(), stderr: out.stderr() };
+}
+
+/** An agent whose `deploy` tool needs approval; `runs` collects the services it deployed. */
+function deployAgent(store: EventStore, streamId: string, runs: string[]) {
+  const deploy = tool({
+    name: 'deploy',
+    description: 'Deploys a service.',
+    parameters: z.object({ service: z.string() }),
+    execute: ({ service }) => {
+      runs.push(service);
+      return `deployed ${service}`;
+    },
+  });
+  return Agent.builder()
+    .llm(
+      scriptedModel([
+        toolCallResponse([{ name: 'deploy', args: { service: 'api' }, id: 'd1' }]),
+        textResponse('api is live'),
+      ]),
+    )
+    .tools([approvalRequired(deploy)])
+    .store(store)
+    .streamId(streamId)
+    .logger({ warn: () => undefined })
+    .build();
+}
+
+/** A SQLite file with one stream whose `deploy` call d1 waits for approval. */
+async function waitingStream(streamId = 'deploy-api') {
+  const db = newDb();
+  const store = createSqliteEventStore({ path: db });
+  const runs: string[] = [];
+  const agent = await deployAgent(store, streamId, runs);
+  await agent.query('Deploy the api');
+  expect(agent.pendingFeedback().map((pending) => pending.toolCall.id)).toEqual(['d1']);
+  return { db, store, agent, runs, streamId };
+}
+
+const ofType = (events: StreamEvent[], type: string) =>
+  events.filter((event) => event.type === type);
+
+describe('agentlog approve and refuse', () => {
+  it('approve from the CLI against SQLite, then agent.run() in this process runs the tool', async () => {
+    const { db, store, agent, runs, streamId } = await waitingStream();
+    const pending = await cli(['pending', '--store', db]);
+    expect(pending).toMatchObject({
+      code: 0,
+      stdout: 'deploy-api  d1  deploy  {"service":"api"}\n',
+    });
+    const approved = await cli([
+      'approve',
+      streamId,
+      'd1',
+      '--by',
+      'ana',
+      '--note',
+      'release checklist done',
+      '--store',
+      db,
+    ]);
+    expect(approved).toMatchObject({ code: 0, stderr: '' });
+    expect(approved.stdout).toMatch(
+      /^approved deploy \(d1\) in deploy-api by ana at revision \d+\n$/,
+    );
+    await agent.run();
+    expect(runs).toEqual(['api']);
+    const events = await store.readStream(streamId);
+    expect(ofType(events, 'FeedbackReceived')[0]?.data).toEqual({
+      toolCallId: 'd1',
+      feedback: { kind: 'approved' },
+      by: 'ana',
+      note: 'release checklist done',
+    });
+    expect(agent.stopReason()).toEqual({ kind: 'noNewMessages' });
+    store.close();
+  });
+
+  it('refuse records a refusal with its payload; the resumed call answers with the refusal text', async () => {
+    const { db, store, agent, runs, streamId } = await waitingStream();
+    const refused = await cli([
+      'refuse',
+      streamId,
+      'd1',
+      '--payload',
+      '{"reason":"freeze"}',
+      '--by',
+      'bo',
+      '--store',
+      db,
+    ]);
+    expect(refused.code).toBe(0);
+    await agent.run();
+    expect(runs).toEqual([]);
+    const events = await store.readStream(streamId);
+    expect(ofType(events, 'FeedbackReceived')[0]?.data).toEqual({
+      toolCallId: 'd1',
+      feedback: { kind: 'refused', payload: { reason: 'freeze' } },
+      by: 'bo',
+    });
+    expect(ofType(events, 'ToolCallCompleted')[0]?.data).toMatchObject({
+      output: { kind: 'text', text: REFUSAL_TEXT },
+    });
+    store.close();
+  });
+
+  it('invalid JSON payload, unknown stream or call, a call that is not open: one line, exit 2, nothing written', async () => {
+    const { db, store, streamId } = await waitingStream();
+    const before = (await store.readStream(streamId)).length;
+    const cases: [string[], RegExp][] = [
+      [['approve', streamId, 'd1', '--payload', '{nope'], /--payload is not valid JSON/],
+      [['approve', 'no-such-stream', 'd1'], /no stream no-such-stream in /],
+      [['refuse', streamId, 'x9'], /stream deploy-api has no tool call x9/],
+      [['approve', streamId], /missing <toolCallId>/],
+      [['approve', streamId, 'd1', '--colour'], /unknown option '--colour'/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await cli([...args, '--store', db]);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(message);
+      expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+    }
+    expect(await store.readStream(streamId)).toHaveLength(before);
+    // Once approved and run, d1 is answered: a second decision is refused and writes nothing.
+    expect((await cli(['approve', streamId, 'd1', '--store', db])).code).toBe(0);
+    const agent = await deployAgent(store, streamId, []);
+    await agent.run();
+    const answered = (await store.readStream(streamId)).length;
+    const late = await cli(['refuse', streamId, 'd1', '--store', db]);
+    expect(late.code).toBe(2);
+    expect(late.stderr).toMatch(/the call is not open, it was already answered/);
+    expect(await store.readStream(streamId)).toHaveLength(answered);
+    store.close();
+  });
+
+  it('a JSONL store is read-only, and a missing SQLite file is reported, not created', async () => {
+    const jsonl = await cli([
+      'approve',
+      'hitl-5',
+      'g1',
+      '--store',
+      fixture('HITL-5-shadowed-approval.jsonl'),
+    ]);
+    expect(jsonl.code).toBe(2);
+    expect(jsonl.stderr).toMatch(/JSONL file, which agentlog only reads/);
+    const missing = join(dir, 'missing.db');
+    const result = await cli(['approve', 's', 'c', '--store', missing]);
+    expect(result).toMatchObject({
+      code: 2,
+      stderr: `agentlog approve: no agentlog database at ${missing}\n`,
+    });
+    expect(existsSync(missing)).toBe(false);
+  });
+});

@@ -1,0 +1,99 @@
+import {
+  Agent,
+  ToolFeedback,
+  type ChatCompletion,
+  type FeedbackAuthor,
+  type JsonValue,
+} from '@agentlog/core';
+import type { CliCommand } from './cliCommand.js';
+import { CliError } from './cliError.js';
+import { readFolded } from './loadStream.js';
+import { openStore } from './openStore.js';
+import { parseCommandArgs } from './parseCommandArgs.js';
+import { storeHelp } from './storeHelp.js';
+
+/** The model of a deciding agent: recording a decision never asks it, so it throws if asked. */
+const noModel: ChatCompletion = {
+  complete: () => Promise.reject(new Error('agentlog approve/refuse never asks the model')),
+};
+
+const helpFor = (
+  kind: 'approve' | 'refuse',
+) => `Usage: agentlog ${kind} <stream> <toolCallId> [--by <name>] [--note <text>] [--payload <json>] [--store <where>]
+
+Records a person's decision (${kind === 'approve' ? 'approved' : 'refused'}) on a tool call that waits, as a FeedbackReceived
+event, from this process: the agent that runs the stream resumes with agent.run(). Nothing is
+written when the payload is not JSON, the stream is unknown or the call is not open.
+
+Options:
+  --by <name>       who decided (stored in the event)
+  --note <text>     why (stored in the event)
+  --payload <json>  a JSON value handed to tools that read it (approvalRequired ignores it)
+${storeHelp}
+  -h, --help        show this help`;
+
+/** `agentlog approve` or `agentlog refuse`: records a decision on an open tool call. */
+export function decideCommand(kind: 'approve' | 'refuse'): CliCommand {
+  const help = helpFor(kind);
+  return {
+    name: kind,
+    summary: `${kind} a waiting tool call (--by, --note, --payload)`,
+    help,
+    async run(args, io) {
+      const parsed = parseCommandArgs(kind, args, {
+        strings: ['store', 'payload', 'by', 'note'],
+        required: ['stream', 'toolCallId'],
+      });
+      if (parsed.help) {
+        io.stdout(`${help}\n`);
+        return 0;
+      }
+      const [streamId = '', toolCallId = ''] = parsed.positionals;
+      const payload = parsePayload(parsed.string('payload'));
+      const opened = await openStore(parsed.string('store'), io);
+      try {
+        if (opened.kind === 'jsonl')
+          throw new CliError(`${opened.label} is a JSONL file, which agentlog only reads`);
+        const { state } = await readFolded(opened, streamId);
+        const call = state.toolCalls[toolCallId];
+        if (call === undefined)
+          throw new CliError(`stream ${streamId} has no tool call ${toolCallId}`);
+        const agent = await Agent.builder()
+          .llm(noModel)
+          .store(opened.store)
+          .streamId(streamId)
+          .logger({ warn: () => undefined })
+          .build();
+        const draft = kind === 'approve' ? ToolFeedback.approved() : ToolFeedback.refused();
+        const feedback = payload === undefined ? draft : draft.withPayload(payload);
+        const by = parsed.string('by');
+        const note = parsed.string('note');
+        const author: FeedbackAuthor = {
+          ...(by === undefined ? {} : { by }),
+          ...(note === undefined ? {} : { note }),
+        };
+        await agent.context().feedbackReceived(call.toolCall, feedback, author);
+        if (call.shadowed === true)
+          io.stderr(
+            `warning: ${toolCallId} is shadowed (HITL-5): resuming will not re-run it; have the model call it again\n`,
+          );
+        const verb = kind === 'approve' ? 'approved' : 'refused';
+        io.stdout(
+          `${verb} ${call.toolCall.name} (${toolCallId}) in ${streamId}${by === undefined ? '' : ` by ${by}`} at revision ${agent.state().revision}\n`,
+        );
+        return 0;
+      } finally {
+        await opened.close();
+      }
+    },
+  };
+}
+
+function parsePayload(text: string | undefined): JsonValue | undefined {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch (error) {
+    throw new CliError(`--payload is not valid JSON: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,161 @@
+import type {
+  AgentEvent,
+  AgentStopped,
+  CompletionResponse,
+  FeedbackReceived,
+  StopReason,
+  ToolCall,
+  ToolOutput,
+} from '@agentlog/core';
+import type { Painter } from './painter.js';
+import { clockTime, compactJson, quoted, summarizeArgs } from './summarizeArgs.js';
+
+/** What {@link describeEvent} remembers between events: tool calls by id, the last answer. */
+export interface TimelineMemory {
+  readonly calls: Map<string, ToolCall>;
+  lastResponse?: CompletionResponse;
+}
+
+/**
+ * One timeline line for `event` (without its revision), or `undefined` for an event that adds
+ * nothing readable (a queued user text that enters the history at once, an assistant message
+ * equal to the model's answer). `next` is the following event.
+ */
+export function describeEvent(
+  event: AgentEvent,
+  next: AgentEvent | undefined,
+  memory: TimelineMemory,
+  paint: Painter,
+): string | undefined {
+  const callName = (id: string) => memory.calls.get(id)?.name ?? '(unknown tool)';
+  switch (event.type) {
+    case 'SystemPromptAdded':
+      return paint.dim(`system: ${quoted(event.data.text)}`);
+    case 'RunStarted': {
+      const { mode, input } = event.data;
+      return paint.bold(`▶ ${mode}${input === undefined ? '()' : ` ${quoted(input)}`}`);
+    }
+    case 'UserMessageQueued':
+      return next?.type === 'UserMessageAdded' && next.data.text === event.data.text
+        ? undefined
+        : `user (queued): ${quoted(event.data.text)}`;
+    case 'UserMessageAdded':
+      return `user: ${quoted(event.data.text)}`;
+    case 'SummaryAdded':
+      return `summary: ${quoted(event.data.text)}`;
+    case 'ModelResponded':
+      memory.lastResponse = event.data.response;
+      return `model: ${describeAnswer(event.data.response.message, event.data.response.toolCalls)}`;
+    case 'AssistantMessageAdded': {
+      const { text, toolCalls } = event.data.message;
+      for (const call of toolCalls) memory.calls.set(call.id, call);
+      const answer = memory.lastResponse;
+      const same =
+        answer !== undefined &&
+        (answer.message ?? '') === (text ?? '') &&
+        JSON.stringify(answer.toolCalls) === JSON.stringify(toolCalls);
+      return same ? undefined : `assistant (after hooks): ${describeAnswer(text, toolCalls)}`;
+    }
+    case 'ToolCallStarted': {
+      const { toolCall } = event.data;
+      memory.calls.set(toolCall.id, toolCall);
+      const args = summarizeArgs(toolCall.args);
+      return `${paint.cyan('→')} ${toolCall.name}${args === '' ? '' : ` ${args}`}`;
+    }
+    case 'ToolCallCompleted':
+      return describeOutput(callName(event.data.toolCallId), event.data.output, paint);
+    case 'ToolCallFailed': {
+      const { toolCallId, error, failureCount } = event.data;
+      return `${paint.red('✗')} ${callName(toolCallId)}: ${oneLineError(error)} ${paint.dim(`(failure ${failureCount})`)}`;
+    }
+    case 'FeedbackRequested': {
+      const { toolCall, payload, ambiguous } = event.data;
+      memory.calls.set(toolCall.id, toolCall);
+      const extra = payload === undefined ? '' : ` ${compactJson(payload)}`;
+      const flag = ambiguous === true ? paint.dim(' — ambiguous: started before a crash') : '';
+      return `${paint.yellow('⏸')} waiting for approval: ${toolCall.name} (${toolCall.id})${extra}${flag}`;
+    }
+    case 'FeedbackReceived':
+      return describeDecision(event, callName(event.data.toolCallId), paint);
+    case 'FeedbackConsumed':
+      return paint.dim(
+        `· decision on ${callName(event.data.toolCallId)} (${event.data.toolCallId}) read`,
+      );
+    case 'AgentStopped':
+      return describeStop(event, paint);
+    case 'WarningRecorded':
+      return `${paint.yellow('⚠')} ${event.data.message}`;
+    case 'StreamForked':
+      return `⑂ forked from ${event.data.fromStream} at revision ${event.data.atRevision}`;
+  }
+}
+
+function describeAnswer(text: string | undefined, toolCalls: readonly ToolCall[]): string {
+  const parts: string[] = [];
+  if (text !== undefined && text !== '') parts.push(quoted(text));
+  if (toolCalls.length > 0)
+    parts.push(
+      `${toolCalls.length} tool call(s)${parts.length === 0 ? ` (${toolCalls.map((call) => call.name).join(', ')})` : ''}`,
+    );
+  return parts.length === 0 ? '(empty answer)' : parts.join(' + ');
+}
+
+function oneLineError(error: string): string {
+  return error.split('\n')[0] ?? '';
+}
+
+function describeOutput(name: string, output: ToolOutput, paint: Painter): string {
+  switch (output.kind) {
+    case 'text':
+      return `${paint.green('✓')} ${name}: ${outputText(output.text)}`;
+    case 'fail':
+      return `${paint.red('✗')} ${name}: ${outputText(output.text)}`;
+    case 'stop':
+      return `${paint.magenta('■')} ${name}: stop ${compactJson(output.payload ?? null)}`;
+    case 'agentFailed':
+      return `${paint.magenta('■')} ${name}: agent failed ${compactJson(output.payload ?? null)}`;
+    case 'feedbackRequired':
+      return `${paint.yellow('⏸')} ${name}: waiting for approval`;
+  }
+}
+
+/** A tool's text output on one line, without quotes, cut a little longer than other texts. */
+function outputText(text: string): string {
+  return quoted(text, 80).slice(1, -1);
+}
+
+function describeDecision(event: FeedbackReceived, name: string, paint: Painter): string {
+  const { toolCallId, feedback, by, note } = event.data;
+  const mark = feedback.kind === 'approved' ? paint.green('✓') : paint.red('✗');
+  const who = by === undefined ? '' : ` by ${by}`;
+  const why = note === undefined ? '' : ` — ${quoted(note)}`;
+  const payload = feedback.payload === undefined ? '' : ` with ${compactJson(feedback.payload)}`;
+  return `${mark} ${feedback.kind}${who} at ${clockTime(event.metadata.at)}${why} · ${name} (${toolCallId})${payload}`;
+}
+
+function describeStop(event: AgentStopped, paint: Painter): string {
+  const { reason, cause } = event.data;
+  const detail = stopDetail(reason);
+  return `${paint.magenta('■')} stopped: ${reason.kind} (${cause})${detail === '' ? '' : ` — ${detail}`}`;
+}
+
+/** What a stop reason says beyond its kind: the call, payload, message or text. */
+export function stopDetail(reason: StopReason): string {
+  switch (reason.kind) {
+    case 'requestedByTool':
+    case 'feedbackRequired': {
+      const payload = reason.payload === undefined ? '' : ` ${compactJson(reason.payload)}`;
+      return `${reason.toolCall.name} (${reason.toolCall.id})${payload}`;
+    }
+    case 'toolCallsOverLimit':
+      return `${reason.toolCall.name} (${reason.toolCall.id})`;
+    case 'agentFailed':
+      return reason.payload === undefined ? '' : compactJson(reason.payload);
+    case 'error':
+      return oneLineError(reason.message);
+    case 'other':
+      return quoted(reason.text);
+    default:
+      return '';
+  }
+}

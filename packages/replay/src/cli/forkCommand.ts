@@ -1,0 +1,51 @@
+import { forkStream } from '../forkStream.js';
+import type { CliCommand } from './cliCommand.js';
+import { CliError } from './cliError.js';
+import { openStore } from './openStore.js';
+import { parseCommandArgs } from './parseCommandArgs.js';
+import { storeHelp } from './storeHelp.js';
+
+const help = `Usage: agentlog fork <stream> --at <revision> --to <new stream> [--store <where>]
+
+Copies the events 0…revision of a stream into a new stream that starts with StreamForked
+(forkStream): an agent built on the new stream continues as if the original had stopped there.
+The original stream is not touched. Prints the new stream's last revision.
+
+Options:
+  --at <revision>   the last revision to keep
+  --to <stream>     the new stream's id; it must not exist
+${storeHelp}
+  -h, --help        show this help`;
+
+/** `agentlog fork`: continues a stream from an earlier revision in a new stream. */
+export const forkCommand: CliCommand = {
+  name: 'fork',
+  summary: 'copy a stream up to a revision into a new stream',
+  help,
+  async run(args, io) {
+    const parsed = parseCommandArgs('fork', args, {
+      strings: ['store', 'at', 'to'],
+      required: ['stream'],
+    });
+    if (parsed.help) {
+      io.stdout(`${help}\n`);
+      return 0;
+    }
+    const [from = ''] = parsed.positionals;
+    const at = parsed.string('at');
+    const to = parsed.string('to');
+    if (at === undefined || !/^\d+$/.test(at))
+      throw new CliError('--at needs a revision (0, 1, …); see agentlog fork --help');
+    if (to === undefined) throw new CliError('missing --to <stream>; see agentlog fork --help');
+    const opened = await openStore(parsed.string('store'), io);
+    try {
+      if (opened.kind === 'jsonl')
+        throw new CliError(`${opened.label} is a JSONL file, which agentlog only reads`);
+      const last = await forkStream(opened.store, { from, atRevision: Number(at), to });
+      io.stdout(`forked ${from} at revision ${at} into ${to}: its last revision is ${last}\n`);
+      return 0;
+    } finally {
+      await opened.close();
+    }
+  },
+};

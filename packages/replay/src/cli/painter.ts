@@ -1,0 +1,40 @@
+import type { CliIo } from './cliIo.js';
+
+/** Wraps text in one ANSI style, or returns it unchanged when colours are off. */
+export type Paint = (text: string) => string;
+
+/** The styles the command uses; each is the identity when colours are off. */
+export interface Painter {
+  readonly enabled: boolean;
+  readonly dim: Paint;
+  readonly bold: Paint;
+  readonly green: Paint;
+  readonly red: Paint;
+  readonly yellow: Paint;
+  readonly cyan: Paint;
+  readonly magenta: Paint;
+}
+
+const style =
+  (enabled: boolean, open: number, close: number): Paint =>
+  (text) =>
+    enabled ? `\u001b[${open}m${text}\u001b[${close}m` : text;
+
+/**
+ * The styles for `io`: ANSI colours only when standard output is a terminal and `NO_COLOR` is
+ * not set to a non-empty value (https://no-color.org).
+ */
+export function createPainter(io: Pick<CliIo, 'isTTY' | 'env'>): Painter {
+  const noColor = io.env['NO_COLOR'];
+  const enabled = io.isTTY && (noColor === undefined || noColor === '');
+  return {
+    enabled,
+    dim: style(enabled, 2, 22),
+    bold: style(enabled, 1, 22),
+    green: style(enabled, 32, 39),
+    red: style(enabled, 31, 39),
+    yellow: style(enabled, 33, 39),
+    cyan: style(enabled, 36, 39),
+    magenta: style(enabled, 35, 39),
+  };
+}

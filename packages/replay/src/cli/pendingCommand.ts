@@ -1,0 +1,83 @@
+import type { CliCommand } from './cliCommand.js';
+import { readFolded } from './loadStream.js';
+import { openStore } from './openStore.js';
+import { parseCommandArgs } from './parseCommandArgs.js';
+import { storeHelp } from './storeHelp.js';
+import { compactJson, summarizeArgs } from './summarizeArgs.js';
+
+const help = `Usage: agentlog pending [--store <where>]
+
+Lists every tool call that waits for a decision, in every stream of the store: one line per
+call with the stream, the call id, the tool, its arguments, and a mark when deciding on it is
+not enough:
+  shadowed (HITL-5)   a sibling call of the same answer got an output: approving it will not
+                      re-run it; have the model call it again
+  ambiguous (TOOL-7)  it was started before a crash and may have run; the loop asks before
+                      running it again
+
+Options:
+${storeHelp}
+  -h, --help        show this help
+
+Decide with agentlog approve|refuse <stream> <toolCallId>.`;
+
+/** `agentlog pending`: every waiting tool call of every stream. */
+export const pendingCommand: CliCommand = {
+  name: 'pending',
+  summary: 'list the tool calls that wait for a decision',
+  help,
+  async run(args, io) {
+    const parsed = parseCommandArgs('pending', args, { strings: ['store'] });
+    if (parsed.help) {
+      io.stdout(`${help}\n`);
+      return 0;
+    }
+    const opened = await openStore(parsed.string('store'), io);
+    const rows: string[][] = [];
+    let unreadable = 0;
+    try {
+      for (const streamId of await opened.store.listStreams()) {
+        let state;
+        try {
+          ({ state } = await readFolded(opened, streamId));
+        } catch (error) {
+          unreadable += 1;
+          io.stderr(`agentlog pending: ${(error as Error).message.split('\n')[0]}\n`);
+          continue;
+        }
+        for (const call of Object.values(state.toolCalls)) {
+          if (call.status !== 'waiting') continue;
+          const marks = [
+            call.shadowed === true ? 'shadowed (HITL-5)' : '',
+            call.ambiguous === true ? 'ambiguous (TOOL-7)' : '',
+            call.feedbackPayload === undefined
+              ? ''
+              : `payload ${compactJson(call.feedbackPayload)}`,
+          ].filter((mark) => mark !== '');
+          const { id, name, args: callArgs } = call.toolCall;
+          rows.push([streamId, id, name, summarizeArgs(callArgs) || '-', marks.join(', ')]);
+        }
+      }
+    } finally {
+      await opened.close();
+    }
+    if (rows.length === 0) io.stdout('no tool call waits for a decision\n');
+    for (const line of alignColumns(rows)) io.stdout(`${line}\n`);
+    return unreadable > 0 ? 2 : 0;
+  },
+};
+
+/** Pads every column but the last to its widest cell. */
+function alignColumns(rows: readonly string[][]): string[] {
+  const widths: number[] = [];
+  for (const row of rows)
+    row.forEach((cell, index) => {
+      widths[index] = Math.max(widths[index] ?? 0, cell.length);
+    });
+  return rows.map((row) =>
+    row
+      .map((cell, index) => (index === row.length - 1 ? cell : cell.padEnd(widths[index] ?? 0)))
+      .join('  ')
+      .trimEnd(),
+  );
+}

@@ -1,0 +1,101 @@
+import type { CliCommand } from './cliCommand.js';
+import { CliError } from './cliError.js';
+import { collectSessions } from './collectSessions.js';
+import { loadAgentModule } from './loadAgentModule.js';
+import { openStore, type OpenedStore } from './openStore.js';
+import { createPainter, type Painter } from './painter.js';
+import { parseCommandArgs } from './parseCommandArgs.js';
+import { createProgressBar } from './progressBar.js';
+import { replaySession, type SessionOutcome } from './replaySession.js';
+
+const help = `Usage: agentlog replay <file.jsonl|folder>... --agent <module> [--tools recorded|live]
+       agentlog replay [<stream>...] --store <where> --agent <module>
+
+Replays recorded sessions with the recorded model answers and compares the events the agent
+produces with the recorded ones (replayStream). Prints ✓ or ✗ per session, the first divergence
+with its diff, and "N replayed, N diverged".
+
+Options:
+  --agent <module>  a module (resolved from the working directory) exporting
+                      agentFor(file, events): AgentBuilder | undefined
+                    and optionally streamIdFor(file): string | undefined; file is the session's
+                    absolute path (or its stream id when read from --store)
+  --tools <mode>    recorded (default): serve the recorded tool outcomes; live: run the tools
+  --store <where>   replay streams of this store (all of them when none is named); a SQLite
+                    file, a postgres:// URL or a .jsonl file
+  -h, --help        show this help
+
+Exit codes: 0 every session replayed as recorded, 1 a session diverged, 2 bad input (a path that
+does not exist, a line that is not a JSONL event, events that contradict each other, a missing
+or invalid --agent module, a session the module has no agent for).`;
+
+/** `agentlog replay`: replays recorded sessions and reports the first divergence of each. */
+export const replayCommand: CliCommand = {
+  name: 'replay',
+  summary: 'replay recorded sessions and report divergences (exit 0/1/2)',
+  help,
+  async run(args, io) {
+    const parsed = parseCommandArgs('replay', args, {
+      strings: ['agent', 'tools', 'store'],
+      optional: Number.POSITIVE_INFINITY,
+    });
+    if (parsed.help) {
+      io.stdout(`${help}\n`);
+      return 0;
+    }
+    const tools = parsed.string('tools') ?? 'recorded';
+    if (tools !== 'recorded' && tools !== 'live')
+      throw new CliError(`--tools must be recorded or live, not '${tools}'`);
+    const where = parsed.string('store');
+    if (parsed.positionals.length === 0 && where === undefined)
+      throw new CliError('missing <file.jsonl|folder>; see agentlog replay --help');
+    const agentPath = parsed.string('agent');
+    if (agentPath === undefined)
+      throw new CliError('missing --agent <module>; see agentlog replay --help');
+    const opened: OpenedStore | undefined =
+      where === undefined ? undefined : await openStore(where, io);
+    try {
+      const sessions = await collectSessions(parsed.positionals, opened, io.cwd);
+      const agents = await loadAgentModule(agentPath, io.cwd);
+      const paint = createPainter(io);
+      const bar = createProgressBar(io, sessions.length);
+      const counts = { replayed: 0, diverged: 0, error: 0 };
+      bar.show(0);
+      for (const [index, session] of sessions.entries()) {
+        const outcome = await replaySession(session, agents, tools);
+        counts[outcome.kind] += 1;
+        bar.clear();
+        io.stdout(outcomeText(session.label, outcome, paint));
+        bar.show(index + 1);
+      }
+      bar.clear();
+      const failed = counts.error === 0 ? '' : `, ${counts.error} could not be replayed`;
+      io.stdout(`${counts.replayed} replayed, ${counts.diverged} diverged${failed}\n`);
+      return counts.error > 0 ? 2 : counts.diverged > 0 ? 1 : 0;
+    } finally {
+      await opened?.close();
+    }
+  },
+};
+
+function outcomeText(label: string, outcome: SessionOutcome, paint: Painter): string {
+  switch (outcome.kind) {
+    case 'replayed':
+      return `${paint.green('✓')} ${label}\n`;
+    case 'error':
+      return `${paint.red('✗')} ${label}: ${outcome.message}\n`;
+    case 'diverged': {
+      const diff = outcome.diff
+        .split('\n')
+        .map((line) => `  ${colourDiffLine(line, paint)}`)
+        .join('\n');
+      return `${paint.red('✗')} ${label}: ${outcome.summary}\n${diff}\n`;
+    }
+  }
+}
+
+function colourDiffLine(line: string, paint: Painter): string {
+  if (/^\s*- /.test(line)) return paint.red(line);
+  if (/^\s*\+ /.test(line)) return paint.green(line);
+  return line;
+}

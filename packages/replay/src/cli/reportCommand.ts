@@ -1,0 +1,43 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import type { CliCommand } from './cliCommand.js';
+import { CliError } from './cliError.js';
+import { loadStream } from './loadStream.js';
+import { parseCommandArgs } from './parseCommandArgs.js';
+import { renderReport } from './renderReport.js';
+import { storeHelp } from './storeHelp.js';
+
+const help = `Usage: agentlog report <stream|file.jsonl> --html <file> [--store <where>]
+
+Writes a self-contained HTML audit page of a stream: the stream id and final stop reason, the
+timeline, the messages (system, user, assistant, tool), each tool call with its arguments and
+outputs, every approval or refusal with its author, note and time, the warnings and the stops.
+The page has inline CSS only: no script, nothing loaded from elsewhere.
+
+Options:
+  --html <file>     where to write the page (its folder is created)
+${storeHelp}
+  -h, --help        show this help`;
+
+/** `agentlog report`: an HTML audit page of one stream. */
+export const reportCommand: CliCommand = {
+  name: 'report',
+  summary: 'write an HTML audit page of a stream',
+  help,
+  async run(args, io) {
+    const parsed = parseCommandArgs('report', args, { strings: ['store', 'html'], optional: 1 });
+    if (parsed.help) {
+      io.stdout(`${help}\n`);
+      return 0;
+    }
+    const target = parsed.string('html');
+    if (target === undefined)
+      throw new CliError('missing --html <file>; see agentlog report --help');
+    const loaded = await loadStream(parsed.positionals[0], parsed.string('store'), io);
+    const path = resolve(io.cwd, target);
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, renderReport(loaded));
+    io.stdout(`wrote ${target} (${loaded.streamId}, ${loaded.events.length} events)\n`);
+    return 0;
+  },
+};

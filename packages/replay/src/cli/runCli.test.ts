@@ -1,0 +1,104 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { bufferedIo } from './bufferedIo.js';
+import { runCli } from './runCli.js';
+
+const root = resolve(import.meta.dirname, '../../../..');
+const bin = join(root, 'packages/replay/dist/cli/main.js');
+const dir = mkdtempSync(join(tmpdir(), 'agentlog-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const commands = ['inspect', 'replay', 'pending', 'approve', 'refuse', 'fork', 'report'];
+
+async function cli(args: string[]) {
+  const out = bufferedIo({ cwd: dir });
+  const code = await runCli(args, out.io);
+  return { code, stdout: out.stdout(), stderr: out.stderr() };
+}
+
+describe('agentlog', () => {
+  it('--help lists every command', async () => {
+    const { code, stdout, stderr } = await cli(['--help']);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(stdout).toMatch(/^Usage: agentlog <command>/);
+    for (const command of commands) expect(stdout).toMatch(new RegExp(`^  ${command} +\\S`, 'm'));
+  });
+
+  it('every command has --help (and -h, and agentlog help <command>)', async () => {
+    for (const command of commands) {
+      for (const args of [
+        [command, '--help'],
+        [command, '-h'],
+        ['help', command],
+      ]) {
+        const { code, stdout, stderr } = await cli(args);
+        expect({ code, stderr }, args.join(' ')).toEqual({ code: 0, stderr: '' });
+        expect(stdout).toMatch(new RegExp(`^Usage: agentlog ${command} `));
+      }
+    }
+  });
+
+  it('an unknown command or option, or no command at all: exit 2 with one line (usage for none)', async () => {
+    expect(await cli(['frobnicate'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "agentlog: unknown command 'frobnicate'; run agentlog --help\n",
+    });
+    expect(await cli(['--verbose'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "agentlog: unknown option '--verbose'; run agentlog --help\n",
+    });
+    expect(await cli(['inspect', 'x', '--colour'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "agentlog inspect: unknown option '--colour'; see agentlog inspect --help\n",
+    });
+    expect(await cli(['inspect', 'a', 'b'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "agentlog inspect: unexpected argument 'b'; see agentlog inspect --help\n",
+    });
+    expect(await cli(['pending', '--store'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        "agentlog pending: option '--store <value>' argument missing; see agentlog pending --help\n",
+    });
+    const none = await cli([]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/^Usage: agentlog <command>/);
+  });
+
+  it('read commands never create a missing SQLite file', async () => {
+    for (const args of [['inspect', 's'], ['pending'], ['report', 's', '--html', 'r.html']]) {
+      const { code, stderr } = await cli([...args, '--store', 'db/missing.db']);
+      expect(code).toBe(2);
+      expect(stderr).toBe(`agentlog ${args[0]}: no agentlog database at db/missing.db\n`);
+    }
+    expect(existsSync(join(dir, 'db'))).toBe(false);
+  });
+
+  it('--version prints the package version', async () => {
+    expect(await cli(['--version'])).toEqual({ code: 0, stdout: '0.1.0\n', stderr: '' });
+  });
+
+  it('the built bin runs as a child process', async (context) => {
+    context.skip(!existsSync(bin), `${bin} is missing: run npm run build first`);
+    const run = promisify(execFile);
+    const { stdout } = await run(process.execPath, [bin, '--help'], { cwd: dir });
+    expect(stdout).toMatch(/^Usage: agentlog <command>/);
+    const failed = await run(process.execPath, [bin, 'inspect', 'nope'], { cwd: dir }).then(
+      () => undefined,
+      (error: { code?: number; stderr?: string }) => error,
+    );
+    expect(failed).toMatchObject({
+      code: 2,
+      stderr: 'agentlog inspect: no agentlog database at .agentlog/agentlog.db\n',
+    });
+  });
+});
