@@ -12,19 +12,23 @@ import {
   type NewStreamEvent,
   type StreamEvent,
 } from '@agentlog/store';
+import { uuidV7 } from '@agentlog/core';
 import { printBenchTable, type StoreBenchResult } from './printBenchTable.js';
 
 const total = 100_000;
 const batchSize = 500;
 const targets = { sqliteAppendPerSecond: 50_000, fullReadSeconds: 0.5 };
 
-/** An event of about 300 bytes of JSON once stored (with its revision). */
-function benchEvent(index: number): NewStreamEvent {
+/**
+ * An event of about 300 bytes of JSON once stored (with its revision). Its id comes from `newId`:
+ * `uuidV7`, the agent's default, or random version 4 UUIDs for comparison.
+ */
+function benchEvent(index: number, newId: () => string = uuidV7): NewStreamEvent {
   return {
     type: 'ToolCallCompleted',
     data: { callId: `call-${index}`, tool: 'search', output: 'lorem ipsum dolor '.repeat(5) },
     metadata: {
-      eventId: randomUUID(),
+      eventId: newId(),
       at: new Date(1_750_000_000_000 + index).toISOString(),
       schemaVersion: 1,
     },
@@ -143,12 +147,19 @@ export async function runStoreBench(): Promise<boolean> {
     console.log(
       `store bench: ${total.toLocaleString('en-US')} events, batches of ${batchSize}; load average ${load?.toFixed(1)} on ${availableParallelism()} cores\n`,
     );
-    const floor = await measureJsonl(dir, events);
+    // SQLite first: the JSONL floor writes 30 MB whose flush would slow SQLite's syncs down.
     const onSqlite = await measureSqlite('SQLite (WAL)', dir, events);
+    const randomIds = Array.from({ length: total }, (_, index) => benchEvent(index, randomUUID));
+    const onRandomIds = {
+      ...(await measureSqlite('SQLite, UUIDv4 ids', dir, randomIds)),
+      note: 'random ids scatter index writes',
+    };
+    const floor = await measureJsonl(dir, events);
     const onTmpfs = await measureSqliteOnTmpfs(events);
     const onPostgres = await measurePostgres(events);
     const results = [
       onSqlite,
+      onRandomIds,
       ...(onTmpfs === undefined ? [] : [onTmpfs]),
       ...(typeof onPostgres === 'string' ? [] : [onPostgres]),
       floor,

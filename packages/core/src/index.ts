@@ -95,3 +95,4 @@ export { approvalRequired, REFUSAL_TEXT } from './tools/approvalRequired.js';
 
 export type { JsonValue, JsonObject } from './support/json.js';
 export { canonicalJson } from './support/json.js';
+export { uuidV7 } from './support/uuidV7.js';
