@@ -53,6 +53,21 @@ const build = (
 
 const deployCall = () => toolCallResponse([{ name: 'deploy', args: {}, id: 'd1' }]);
 
+/** An approved deploy whose run is in progress in "another process": the tool waits on `slow`. */
+async function ownerMidRun() {
+  const store = createInMemoryEventStore();
+  const runs: string[] = [];
+  const slow = gate();
+  const owner = await build(store, 'owner', [deployCall(), textResponse('done')], runs, {
+    wait: slow.opened,
+  });
+  await owner.query('deploy');
+  await owner.context().feedbackReceived({ id: 'd1', name: 'deploy' }, ToolFeedback.approved());
+  const running = owner.run();
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  return { store, runs, slow, owner, running };
+}
+
 describe('two writers on one stream', () => {
   it('RES-3 two agents that resume the same waiting stream at once: one wins, the other gets ConcurrencyError and appends nothing', async () => {
     const store = createInMemoryEventStore();
@@ -77,16 +92,7 @@ describe('two writers on one stream', () => {
   });
 
   it('RES-3 a run in progress in another process owns the stream until its lease runs out', async () => {
-    const store = createInMemoryEventStore();
-    const runs: string[] = [];
-    const slow = gate();
-    const owner = await build(store, 'owner', [deployCall(), textResponse('done')], runs, {
-      wait: slow.opened,
-    });
-    await owner.query('deploy');
-    await owner.context().feedbackReceived({ id: 'd1', name: 'deploy' }, ToolFeedback.approved());
-    const running = owner.run();
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    const { store, runs, slow, owner, running } = await ownerMidRun();
     expect(runs).toEqual(['shared']);
 
     const intruder = await build(store, 'intruder', [], runs);
@@ -173,16 +179,7 @@ describe('two writers on one stream', () => {
   });
 
   it('RES-3 a manual stop from another process is refused while a run is live there', async () => {
-    const store = createInMemoryEventStore();
-    const runs: string[] = [];
-    const slow = gate();
-    const owner = await build(store, 'owner', [deployCall(), textResponse('done')], runs, {
-      wait: slow.opened,
-    });
-    await owner.query('deploy');
-    await owner.context().feedbackReceived({ id: 'd1', name: 'deploy' }, ToolFeedback.approved());
-    const running = owner.run();
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    const { store, runs, slow, owner, running } = await ownerMidRun();
     const other = await build(store, 'other', [], runs);
     await expect(other.stop('halt')).rejects.toMatchObject({ code: 'concurrency' });
     await expect(other.addSummary('s')).rejects.toMatchObject({ code: 'concurrency' });
