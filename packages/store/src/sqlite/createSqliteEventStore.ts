@@ -54,8 +54,12 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
         'SELECT event_id, revision FROM agentlog_events WHERE stream_id = ? AND event_id IN (SELECT value FROM json_each(?))',
       )
       .raw() as Database.Statement<[string, string], [string, number]>,
+    storedId: db
+      .prepare('SELECT revision FROM agentlog_events WHERE stream_id = ? AND event_id = ?')
+      .pluck() as Database.Statement<[string, string], number>,
+    // An id the stream already holds is skipped by the unique constraint, not by a lookup first.
     insert: db.prepare<[string, number, string, string, string]>(
-      'INSERT INTO agentlog_events (stream_id, revision, event_id, type, event) VALUES (?, ?, ?, ?, ?)',
+      'INSERT INTO agentlog_events (stream_id, revision, event_id, type, event) VALUES (?, ?, ?, ?, ?) ON CONFLICT (stream_id, event_id) DO NOTHING',
     ),
     forwards: db
       .prepare(
@@ -79,25 +83,27 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
     (streamId: string, events: readonly NewStreamEvent[], expected: ExpectedRevision) => {
       const actual = actualRevision(streamId);
       const last = actual === 'noStream' ? -1 : actual;
-      const ids = events.map((event) => event.metadata.eventId);
-      const stored = new Map(
-        actual === 'noStream' ? [] : sql.storedIds.all(streamId, JSON.stringify(ids)),
-      );
-      // A retry of an append that was already stored succeeds whatever it expects (KurrentDB).
-      const start = ids[0] === undefined ? undefined : stored.get(ids[0]);
-      if (start !== undefined && ids.every((id, index) => stored.get(id) === start + index))
-        return { last, revision: last };
+      const first = events[0]?.metadata.eventId;
+      // Only a retried append starts with an id the stream holds; then compare the whole batch.
+      if (
+        first !== undefined &&
+        actual !== 'noStream' &&
+        sql.storedId.get(streamId, first) !== undefined
+      ) {
+        const ids = events.map((event) => event.metadata.eventId);
+        const stored = new Map(sql.storedIds.all(streamId, JSON.stringify(ids)));
+        const start = stored.get(first);
+        if (start !== undefined && ids.every((id, index) => stored.get(id) === start + index))
+          return { last, revision: last };
+      }
       if (!satisfiesExpectedRevision(expected, actual))
         throw new ConcurrencyError(streamId, expected, actual);
-      const seen = new Set<string>();
       let revision = last;
       for (const { type, data, metadata } of events) {
-        const id = metadata.eventId;
-        if (seen.has(id) || stored.has(id)) continue;
-        seen.add(id);
-        revision += 1;
-        const event = JSON.stringify({ type, data, metadata: { ...metadata, revision } });
-        sql.insert.run(streamId, revision, id, type, event);
+        const next = revision + 1;
+        const event = JSON.stringify({ type, data, metadata: { ...metadata, revision: next } });
+        if (sql.insert.run(streamId, next, metadata.eventId, type, event).changes > 0)
+          revision = next;
       }
       return { last, revision };
     },

@@ -1,5 +1,5 @@
 import { Observable } from 'rxjs';
-import { assertValidStreamId, type StreamEvent } from '@agentlog/core';
+import { assertRevisionOption, assertValidStreamId, type StreamEvent } from '@agentlog/core';
 
 /** What the subscriptions need from the store: pages of a stream and a cheap change counter. */
 export interface SqliteSubscriptionSource {
@@ -70,8 +70,7 @@ export function createSqliteSubscriptions(
     new Observable<StreamEvent>((subscriber) => {
       // Thrown here, these reach the subscriber as an error notification.
       assertValidStreamId(streamId);
-      if (fromRevision !== undefined && (!Number.isSafeInteger(fromRevision) || fromRevision < 0))
-        throw new RangeError(`fromRevision must be an integer >= 0, not ${String(fromRevision)}`);
+      assertRevisionOption('fromRevision', fromRevision);
 
       let next = fromRevision ?? 0;
       let draining = false;
