@@ -73,12 +73,12 @@ export type {
   ReadStreamOptions,
   AppendResult,
 } from './ports/eventStore.js';
+export { createInMemoryEventStore } from './store/inMemoryEventStore.js';
 export {
-  createInMemoryEventStore,
   assertValidStreamId,
   assertValidNewEvents,
   maxStreamIdLength,
-} from './store/inMemoryEventStore.js';
+} from './store/streamValidation.js';
 export {
   satisfiesExpectedRevision,
   assertValidExpectedRevision,

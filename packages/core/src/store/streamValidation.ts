@@ -1,0 +1,93 @@
+import { AgentlogError } from '../errors/agentlogError.js';
+import { InvalidEventError } from '../errors/invalidEventError.js';
+import type { NewStreamEvent } from '../ports/eventStore.js';
+import { findNonJson } from '../support/json.js';
+
+/** The longest stream id a store accepts, in characters (code points). */
+export const maxStreamIdLength = 200;
+
+/**
+ * Throws an `AgentlogError` with code `'invalidStreamId'` unless `streamId` is a non-empty string
+ * of at most 200 characters without `/`, `\`, control characters or unpaired surrogates. Every store adapter applies
+ * the same rule, so a stream id that works in memory works in a database too.
+ */
+export function assertValidStreamId(streamId: unknown): asserts streamId is string {
+  const problem = streamIdProblem(streamId);
+  if (problem !== undefined) {
+    const shown =
+      typeof streamId === 'string' ? JSON.stringify(streamId.slice(0, 60)) : String(streamId);
+    throw new AgentlogError('invalidStreamId', `invalid stream id ${shown}: ${problem}`);
+  }
+}
+
+function streamIdProblem(streamId: unknown): string | undefined {
+  if (typeof streamId !== 'string') return `it must be a string, not ${typeof streamId}`;
+  if (streamId === '') return 'it is empty';
+  const length = [...streamId].length;
+  if (length > maxStreamIdLength)
+    return `it has ${length} characters, more than ${maxStreamIdLength}`;
+  for (const [index, char] of [...streamId].entries()) {
+    if (char === '/' || char === '\\') return `it contains "${char}" at character ${index}`;
+    const code = char.codePointAt(0) ?? 0;
+    if (code < 0x20 || code === 0x7f) {
+      return `it contains the control character U+${code.toString(16).toUpperCase().padStart(4, '0')} at character ${index}`;
+    }
+    // A lone surrogate has no UTF-8 form: databases would store U+FFFD, merging distinct ids.
+    if (code >= 0xd800 && code <= 0xdfff) {
+      return `it contains the unpaired surrogate U+${code.toString(16).toUpperCase()} at character ${index}`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Throws an `InvalidEventError` (code `'invalidEvent'`) naming the event index and the problem
+ * unless every event has a non-empty string `type`, an `eventId`, and plain JSON data and metadata.
+ * Store adapters call it before writing anything, so a bad batch stores nothing.
+ */
+export function assertValidNewEvents(events: readonly NewStreamEvent[]): void {
+  if (!Array.isArray(events)) {
+    throw new InvalidEventError('(none)', undefined, 'the events of an append must be an array');
+  }
+  for (const [index, event] of (events as readonly unknown[]).entries()) {
+    const problem = newEventProblem(event, `events[${index}]`);
+    if (problem !== undefined) {
+      const type = (event as { type?: unknown } | null)?.type;
+      const name = typeof type === 'string' && type !== '' ? type : '(no type)';
+      throw new InvalidEventError(name, undefined, problem);
+    }
+  }
+}
+
+function newEventProblem(event: unknown, path: string): string | undefined {
+  if (typeof event !== 'object' || event === null || Array.isArray(event))
+    return `${path} is not an object`;
+  const { type, data, metadata } = event as { type?: unknown; data?: unknown; metadata?: unknown };
+  if (typeof type !== 'string' || type === '') return `${path}.type must be a non-empty string`;
+  const nonJsonData = nonJson(data, `${path}.data`);
+  if (nonJsonData !== undefined) return `${nonJsonData} is not plain JSON`;
+  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) {
+    return `${path}.metadata is not an object`;
+  }
+  const { eventId, at, schemaVersion } = metadata as {
+    eventId?: unknown;
+    at?: unknown;
+    schemaVersion?: unknown;
+  };
+  if (typeof eventId !== 'string' || eventId === '')
+    return `${path}.metadata.eventId must be a non-empty string`;
+  if (typeof at !== 'string') return `${path}.metadata.at must be a string`;
+  if (typeof schemaVersion !== 'number') return `${path}.metadata.schemaVersion must be a number`;
+  const nonJsonMetadata = nonJson(metadata, `${path}.metadata`);
+  if (nonJsonMetadata !== undefined) return `${nonJsonMetadata} is not plain JSON`;
+  return undefined;
+}
+
+function nonJson(value: unknown, path: string): string | undefined {
+  try {
+    return findNonJson(value, path);
+  } catch {
+    // A cyclic value recurses until the stack runs out.
+    return `${path} (cyclic or too deeply nested)`;
+  }
+}
