@@ -5,7 +5,7 @@ import { ToolOutput } from '../messages/toolOutput.js';
 import type { ToolSpec } from '../ports/chatCompletion.js';
 import { canonicalJson, jsonRoundTrip } from '../support/json.js';
 import type { JsonObject } from '../support/json.js';
-import { parseJsonArgs } from './strictJsonSchema.js';
+import { parseJsonArgs } from './toolArguments.js';
 import type { Tool } from './tool.js';
 
 const NAME = 'task_failed';

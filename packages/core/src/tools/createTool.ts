@@ -3,7 +3,7 @@ import type { AgentContext } from '../agent/agentContext.js';
 import { AgentError } from '../errors/agentError.js';
 import type { ToolOutput } from '../messages/toolOutput.js';
 import type { ToolSpec } from '../ports/chatCompletion.js';
-import { toolArguments } from './strictJsonSchema.js';
+import { toolArguments } from './toolArguments.js';
 import type { Tool } from './tool.js';
 
 // OpenAI's rule for function names; other providers accept a superset.

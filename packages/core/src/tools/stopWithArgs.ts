@@ -6,7 +6,7 @@ import { ToolOutput } from '../messages/toolOutput.js';
 import type { ToolSpec } from '../ports/chatCompletion.js';
 import { findNonJson, jsonRoundTrip } from '../support/json.js';
 import type { JsonObject, JsonValue } from '../support/json.js';
-import { parseJsonArgs, toolArguments } from './strictJsonSchema.js';
+import { parseJsonArgs, toolArguments } from './toolArguments.js';
 import type { Tool } from './tool.js';
 
 const NAME = 'stop';

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AgentError } from '../errors/agentError.js';
 import { ToolError } from '../errors/toolError.js';
-import { parseJsonArgs, strictJsonSchema, toolArguments } from './strictJsonSchema.js';
+import { strictJsonSchema } from './strictJsonSchema.js';
+import { parseJsonArgs, toolArguments } from './toolArguments.js';
 
 function thrownBy(fn: () => unknown): unknown {
   try {
