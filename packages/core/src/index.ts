@@ -74,6 +74,7 @@ export type {
   AppendResult,
 } from './ports/eventStore.js';
 export { createInMemoryEventStore } from './store/inMemoryEventStore.js';
+export { createStreamDrain } from './store/streamDrain.js';
 export {
   assertValidStreamId,
   assertValidNewEvents,

@@ -14,6 +14,7 @@ import type {
   StreamEvent,
 } from '../ports/eventStore.js';
 import { jsonRoundTrip } from '../support/json.js';
+import { createStreamDrain } from './streamDrain.js';
 import { assertValidNewEvents, assertValidStreamId } from './streamValidation.js';
 
 interface StoredStream {
@@ -152,24 +153,11 @@ function subscribe(
     assertValidStreamId(streamId);
     assertRevisionOption('fromRevision', fromRevision);
 
-    let next = fromRevision ?? 0;
-    let draining = false;
-    // Catch-up and live delivery are one loop over the stored events: an append made while the
-    // loop runs (even by a subscriber's own handler) is picked up by it, never delivered out of order.
-    const drain = (): void => {
-      if (draining) return;
-      draining = true;
-      try {
-        while (!subscriber.closed) {
-          const event = state.streams.get(streamId)?.events[next];
-          if (event === undefined) return;
-          next += 1;
-          subscriber.next(jsonRoundTrip(event));
-        }
-      } finally {
-        draining = false;
-      }
-    };
+    const drain = createStreamDrain(subscriber, fromRevision ?? 0, (from) =>
+      (state.streams.get(streamId)?.events.slice(from, from + 500) ?? []).map((event) =>
+        jsonRoundTrip(event),
+      ),
+    );
 
     let listeners = state.listeners.get(streamId);
     if (listeners === undefined) {

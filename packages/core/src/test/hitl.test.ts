@@ -29,6 +29,26 @@ const guess = (id: string, number = 42) =>
   toolCallResponse([{ name: 'guess_a_number', args: { number }, id }]);
 const types = (events: { type: string }[]) => events.map((e) => e.type);
 
+/** An agent whose model calls the approval tool and, in the same completion, a plain echo. */
+function siblingBesideApproval(ran: number[]) {
+  const echo = tool({
+    name: 'echo',
+    description: 'e',
+    parameters: z.object({}),
+    execute: () => 'sibling ran',
+  });
+  return testAgent(
+    [
+      toolCallResponse([
+        { name: 'guess_a_number', args: { number: 7 }, id: 'g1' },
+        { name: 'echo', args: {}, id: 'e1' },
+      ]),
+      textResponse('moving on'),
+    ],
+    (b) => b.tools([approvalRequired(guessTool(ran)), echo]),
+  );
+}
+
 describe('human in the loop', () => {
   it('HITL-1 approvalRequired keeps the inner name and spec, asks, runs on approval, and answers a refusal with text', async () => {
     const ran: number[] = [];
@@ -199,22 +219,7 @@ describe('human in the loop', () => {
 
   it('HITL-4 any output after the assistant message counts as answered, even a sibling one', async () => {
     const ran: number[] = [];
-    const echo = tool({
-      name: 'echo',
-      description: 'e',
-      parameters: z.object({}),
-      execute: () => 'sibling ran',
-    });
-    const { agent, model } = await testAgent(
-      [
-        toolCallResponse([
-          { name: 'guess_a_number', args: { number: 7 }, id: 'g1' },
-          { name: 'echo', args: {}, id: 'e1' },
-        ]),
-        textResponse('moving on'),
-      ],
-      (b) => b.tools([approvalRequired(guessTool(ran)), echo]),
-    );
+    const { agent, model } = await siblingBesideApproval(ran);
     await agent.query('go');
     await agent
       .context()
@@ -226,22 +231,7 @@ describe('human in the loop', () => {
 
   it('HITL-5 a sibling output shadows the approval: the approved call never runs, and a warning is recorded and logged', async () => {
     const ran: number[] = [];
-    const echo = tool({
-      name: 'echo',
-      description: 'e',
-      parameters: z.object({}),
-      execute: () => 'sibling ran',
-    });
-    const { agent, events, warnings } = await testAgent(
-      [
-        toolCallResponse([
-          { name: 'guess_a_number', args: { number: 7 }, id: 'g1' },
-          { name: 'echo', args: {}, id: 'e1' },
-        ]),
-        textResponse('moving on'),
-      ],
-      (b) => b.tools([approvalRequired(guessTool(ran)), echo]),
-    );
+    const { agent, events, warnings } = await siblingBesideApproval(ran);
     await agent.query('go');
     const warning = (await events()).find((e) => e.type === 'WarningRecorded');
     expect(warning?.data).toMatchObject({ code: 'approvalShadowed', toolCallId: 'g1' });

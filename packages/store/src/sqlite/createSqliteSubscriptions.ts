@@ -1,5 +1,10 @@
 import { Observable } from 'rxjs';
-import { assertRevisionOption, assertValidStreamId, type StreamEvent } from '@agentlog/core';
+import {
+  assertRevisionOption,
+  assertValidStreamId,
+  createStreamDrain,
+  type StreamEvent,
+} from '@agentlog/core';
 
 /** What the subscriptions need from the store: pages of a stream and a cheap change counter. */
 export interface SqliteSubscriptionSource {
@@ -72,29 +77,9 @@ export function createSqliteSubscriptions(
       assertValidStreamId(streamId);
       assertRevisionOption('fromRevision', fromRevision);
 
-      let next = fromRevision ?? 0;
-      let draining = false;
-      // One loop serves catch-up and live delivery: an append made while it runs (even by a
-      // subscriber's own handler) is read by its next page, so nothing is skipped or repeated.
-      const drain = (): void => {
-        if (draining) return;
-        draining = true;
-        try {
-          while (!subscriber.closed) {
-            const page = source.readPage(streamId, next, pageSize);
-            if (page.length === 0) return;
-            for (const event of page) {
-              if (subscriber.closed) return;
-              next = event.metadata.revision + 1;
-              subscriber.next(event);
-            }
-          }
-        } catch (error) {
-          subscriber.error(error);
-        } finally {
-          draining = false;
-        }
-      };
+      const drain = createStreamDrain(subscriber, fromRevision ?? 0, (from) =>
+        source.readPage(streamId, from, pageSize),
+      );
       const entry: Entry = { streamId, drain, fail: (error) => subscriber.error(error) };
       startPolling();
       entries.add(entry);
