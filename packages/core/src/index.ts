@@ -72,6 +72,7 @@ export type {
   NewEventMetadata,
   ReadStreamOptions,
   AppendResult,
+  AppendOptions,
 } from './ports/eventStore.js';
 export { createInMemoryEventStore } from './store/inMemoryEventStore.js';
 export { createStreamDrain } from './store/streamDrain.js';

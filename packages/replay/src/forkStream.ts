@@ -9,26 +9,32 @@ export interface ForkOptions {
 
 /**
  * Forks a stream at a revision into a new one (SPEC RES-2): `StreamForked` first, then copies of
- * the events 0…atRevision. An agent built on the fork behaves as if the original had stopped
+ * the events 0…atRevision, which are all it reads. An agent built on the fork behaves as if the original had stopped
  * there; the original is not touched. Returns the new stream's last revision.
  */
 export async function forkStream(store: EventStore, options: ForkOptions): Promise<number> {
   const { from, atRevision, to } = options;
   assertValidStreamId(from);
   assertValidStreamId(to);
-  const source = await store.readStream(from);
-  if (source.length === 0)
-    throw new AgentlogError('unknownStream', `cannot fork ${from}: no such stream`);
-  if (!Number.isInteger(atRevision) || atRevision < 0 || atRevision >= source.length) {
+  if (!Number.isInteger(atRevision) || atRevision < 0) {
     throw new AgentlogError(
       'invalidRevision',
-      `cannot fork ${from} at revision ${atRevision}: it has revisions 0 to ${source.length - 1}`,
+      `cannot fork ${from} at revision ${atRevision}: a revision is a whole number of 0 or more`,
+    );
+  }
+  // Only what the fork keeps is read: forking early in a long stream costs little.
+  const kept = await store.readStream(from, { maxCount: atRevision + 1 });
+  if (kept.length === 0)
+    throw new AgentlogError('unknownStream', `cannot fork ${from}: no such stream`);
+  if (kept.length <= atRevision) {
+    throw new AgentlogError(
+      'invalidRevision',
+      `cannot fork ${from} at revision ${atRevision}: it has revisions 0 to ${kept.length - 1}`,
     );
   }
   if ((await store.readStream(to, { maxCount: 1 })).length > 0) {
     throw new AgentlogError('streamExists', `cannot fork into ${to}: that stream already exists`);
   }
-  const kept = source.slice(0, atRevision + 1);
   const last = kept.at(-1);
   const { nextExpectedRevision } = await store.appendToStream(
     to,

@@ -13,7 +13,11 @@ export type {
 } from '@agentlog/core';
 
 export { createSqliteEventStore, defaultSqlitePath } from './sqlite/createSqliteEventStore.js';
-export type { SqliteEventStore, SqliteEventStoreOptions } from './sqlite/createSqliteEventStore.js';
+export type {
+  SqliteDurability,
+  SqliteEventStore,
+  SqliteEventStoreOptions,
+} from './sqlite/createSqliteEventStore.js';
 export { createPostgresEventStore } from './postgres/createPostgresEventStore.js';
 export type {
   PostgresEventStore,

@@ -5,6 +5,7 @@ import type { AgentEvent, RunMode } from '../events/agentEvent.js';
 import type { AgentState, ToolCallState } from '../events/agentState.js';
 import type { ChatMessage } from '../messages/chatMessage.js';
 import { hasWork } from '../loop/pendingWork.js';
+import { RequestFingerprinter } from '../loop/requestFingerprint.js';
 import { runAgent } from '../loop/runAgent.js';
 import type { RunScope } from '../loop/runScope.js';
 import { stopAgent } from '../loop/stopAgent.js';
@@ -14,6 +15,7 @@ import type { AgentConfig } from './agentConfig.js';
 import type { AgentContext } from './agentContext.js';
 import { AgentBuilder } from './agentBuilder.js';
 import type { StopReason } from './stopReason.js';
+import { unansweredCalls } from '../events/stateQueries.js';
 
 /** An open tool call that waits for a person's decision (SPEC HITL-11). */
 export type PendingFeedback = Pick<
@@ -29,6 +31,7 @@ export class Agent {
   readonly #config: AgentConfig;
   readonly #writer: StreamWriter;
   readonly #context: ToolContext;
+  readonly #fingerprints = new RequestFingerprinter();
   /** In-process guard only: another process is fenced by the stream revision (SPEC RES-3). */
   #running = false;
 
@@ -111,7 +114,7 @@ export class Agent {
 
   /** Every open call that waits for a decision, not only the first (SPEC HITL-11). */
   pendingFeedback(): PendingFeedback[] {
-    return Object.values(this.#writer.state.toolCalls)
+    return unansweredCalls(this.#writer.state)
       .filter((call) => call.status === 'waiting')
       .map(({ toolCall, feedbackPayload, ambiguous, shadowed }) => ({
         toolCall,
@@ -181,6 +184,11 @@ export class Agent {
   }
 
   #scope(): RunScope {
-    return { agent: this, config: this.#config, writer: this.#writer };
+    return {
+      agent: this,
+      config: this.#config,
+      writer: this.#writer,
+      fingerprints: this.#fingerprints,
+    };
   }
 }

@@ -41,15 +41,19 @@ export const isOther = guard('other');
  * What exactly ended a run (beyond Swiftide): `noNewMessages` alone does not say whether the model
  * answered in text, answered nothing, hit the limit or ran its single step.
  */
-export type StopCause =
-  | 'toolRequestedStop'
-  | 'toolReportedFailure'
-  | 'toolCallsOverLimit'
-  | 'feedbackRequired'
-  | 'error'
-  | 'assistantAnswered'
-  | 'emptyResponse'
-  | 'limitReached'
-  | 'singleStep'
-  | 'nothingNew'
-  | 'stoppedByCaller';
+export type StopCause = (typeof STOP_CAUSES)[number];
+
+/** Every stop cause, listed once: the type above and the check of stored events derive from it. */
+export const STOP_CAUSES = [
+  'toolRequestedStop',
+  'toolReportedFailure',
+  'toolCallsOverLimit',
+  'feedbackRequired',
+  'error',
+  'assistantAnswered',
+  'emptyResponse',
+  'limitReached',
+  'singleStep',
+  'nothingNew',
+  'stoppedByCaller',
+] as const;

@@ -4,6 +4,7 @@ import type { ToolCall } from '../messages/toolCall.js';
 import type { ToolFeedback } from '../messages/toolFeedback.js';
 import type { JsonValue } from '../support/json.js';
 import type { RunMode } from './agentEvent.js';
+import { emptyDraft, publish } from './stateDraft.js';
 
 /**
  * Where one tool call stands: `open` (never started), `started` (running, or ambiguous when the
@@ -65,17 +66,4 @@ export interface AgentState {
 }
 
 /** The state of an agent whose stream is empty. */
-export const initialState: AgentState = {
-  status: 'pending',
-  revision: -1,
-  runs: 0,
-  systemPromptAdded: false,
-  history: [],
-  queued: [],
-  toolCalls: {},
-  feedback: {},
-  failureCounts: {},
-  completionsInRun: 0,
-  historyLengthAtLastCompletion: 0,
-  lastResponseEmpty: false,
-};
+export const initialState: AgentState = publish(emptyDraft());

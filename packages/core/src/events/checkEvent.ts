@@ -1,5 +1,7 @@
+import { mapGet } from '../support/versionedMap.js';
 import type { AgentEvent } from './agentEvent.js';
 import type { AgentState } from './agentState.js';
+import { draftOf, type StateDraft } from './stateDraft.js';
 
 /**
  * Returns why `event` contradicts `state` (SPEC EVT-4), or `undefined` when it may be folded:
@@ -7,6 +9,11 @@ import type { AgentState } from './agentState.js';
  * not open, a second stop in one run, and the like.
  */
 export function checkEvent(state: AgentState, event: AgentEvent): string | undefined {
+  return checkDraft(draftOf(state), event);
+}
+
+/** `checkEvent` on a draft: what folds call for every event, in O(1) (O(batch) for a message). */
+export function checkDraft(state: Readonly<StateDraft>, event: AgentEvent): string | undefined {
   switch (event.type) {
     case 'SystemPromptAdded':
       return state.systemPromptAdded ? 'the system prompt was already added' : undefined;
@@ -26,7 +33,7 @@ export function checkEvent(state: AgentState, event: AgentEvent): string | undef
       const ids = event.data.message.toolCalls.map((toolCall) => toolCall.id);
       const repeated = ids.find((id, index) => ids.indexOf(id) !== index);
       if (repeated !== undefined) return `tool call id ${repeated} appears twice in one message`;
-      const known = ids.find((id) => state.toolCalls[id] !== undefined);
+      const known = ids.find((id) => mapGet(state.toolCalls, id) !== undefined);
       return known === undefined ? undefined : `tool call id ${known} was already used`;
     }
     case 'ToolCallStarted':
@@ -54,8 +61,12 @@ export function checkEvent(state: AgentState, event: AgentEvent): string | undef
   }
 }
 
-function unanswered(state: AgentState, toolCallId: string, verb: string): string | undefined {
-  const call = state.toolCalls[toolCallId];
+function unanswered(
+  state: Readonly<StateDraft>,
+  toolCallId: string,
+  verb: string,
+): string | undefined {
+  const call = mapGet(state.toolCalls, toolCallId);
   if (call === undefined)
     return `tool call ${toolCallId} cannot be ${verb}: the model never made it`;
   if (call.status === 'completed' || call.status === 'failed') {
@@ -64,10 +75,10 @@ function unanswered(state: AgentState, toolCallId: string, verb: string): string
   return undefined;
 }
 
-function startedCall(state: AgentState, toolCallId: string): string | undefined {
+function startedCall(state: Readonly<StateDraft>, toolCallId: string): string | undefined {
   const problem = unanswered(state, toolCallId, 'answered');
   if (problem !== undefined) return problem;
-  return state.toolCalls[toolCallId]?.status === 'started'
+  return mapGet(state.toolCalls, toolCallId)?.status === 'started'
     ? undefined
     : `tool call ${toolCallId} cannot be answered: it was not started`;
 }

@@ -1,100 +1,88 @@
-import { z } from 'zod';
-import type { AgentEventType } from './agentEvent.js';
+import { STOP_CAUSES } from '../agent/stopReason.js';
+import {
+  arrayOf,
+  boolean,
+  integer,
+  json,
+  number,
+  object,
+  oneOf,
+  optional,
+  string,
+  tagged,
+  type Check,
+} from '../support/checks.js';
+import type { AgentEventType, EventData } from './agentEvent.js';
 
-// The shapes of stored event data, checked when a stream is read (SPEC EVT-4). The TypeScript
-// types in agentEvent.ts are the contract; these schemas only guard the way in.
+// The shapes of stored event data, checked when a stream is read (SPEC EVT-4). Hand-written
+// checks, not zod: they walk a parsed event without rebuilding it, so decoding costs about what
+// JSON.parse does. The TypeScript types in agentEvent.ts are the contract; `eventDataSchemas`
+// below must check every one of them (the compiler holds it to that).
 
-const json = z.json();
-const toolCall = z.object({ id: z.string(), name: z.string(), args: z.string().optional() });
-const toolOutput = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('text'), text: z.string() }),
-  z.object({ kind: z.literal('fail'), text: z.string() }),
-  z.object({ kind: z.literal('stop'), payload: json.optional() }),
-  z.object({ kind: z.literal('agentFailed'), payload: json.optional() }),
-  z.object({ kind: z.literal('feedbackRequired'), payload: json.optional() }),
-]);
-const stopReason = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('requestedByTool'), toolCall, payload: json.optional() }),
-  z.object({ kind: z.literal('agentFailed'), payload: json.optional() }),
-  z.object({ kind: z.literal('toolCallsOverLimit'), toolCall }),
-  z.object({ kind: z.literal('feedbackRequired'), toolCall, payload: json.optional() }),
-  z.object({ kind: z.literal('error'), message: z.string() }),
-  z.object({ kind: z.literal('noNewMessages') }),
-  z.object({ kind: z.literal('other'), text: z.string() }),
-]);
-const usage = z.object({
-  promptTokens: z.number(),
-  completionTokens: z.number(),
-  totalTokens: z.number(),
+const toolCall = object({ id: string, name: string, args: optional(string) });
+const payload = optional(json);
+const toolOutput = tagged('kind', {
+  text: object({ text: string }),
+  fail: object({ text: string }),
+  stop: object({ payload }),
+  agentFailed: object({ payload }),
+  feedbackRequired: object({ payload }),
 });
-const text = z.object({ text: z.string() });
+const stopReason = tagged('kind', {
+  requestedByTool: object({ toolCall, payload }),
+  agentFailed: object({ payload }),
+  toolCallsOverLimit: object({ toolCall }),
+  feedbackRequired: object({ toolCall, payload }),
+  error: object({ message: string }),
+  noNewMessages: object({}),
+  other: object({ text: string }),
+});
+const usage = object({ promptTokens: number, completionTokens: number, totalTokens: number });
+const text = object({ text: string });
 
-/** The data schema of every event type; a type missing here is unknown. */
-export const eventDataSchemas: Record<AgentEventType, z.ZodType> = {
+/** The data check of every event type; a type missing here is unknown. */
+export const eventDataSchemas: { readonly [T in AgentEventType]: Check<EventData<T>> } = {
   SystemPromptAdded: text,
-  RunStarted: z.object({
-    mode: z.enum(['query', 'queryOnce', 'run', 'runOnce']),
-    input: z.string().optional(),
+  RunStarted: object({
+    mode: oneOf(['query', 'queryOnce', 'run', 'runOnce']),
+    input: optional(string),
   }),
   UserMessageQueued: text,
   UserMessageAdded: text,
   SummaryAdded: text,
-  ModelResponded: z.object({
-    requestFingerprint: z.string(),
-    response: z.object({
-      message: z.string().optional(),
-      toolCalls: z.array(toolCall),
-      usage: usage.optional(),
-      model: z.string().optional(),
+  ModelResponded: object({
+    requestFingerprint: string,
+    response: object({
+      message: optional(string),
+      toolCalls: arrayOf(toolCall),
+      usage: optional(usage),
+      model: optional(string),
     }),
   }),
-  AssistantMessageAdded: z.object({
-    message: z.object({
-      role: z.literal('assistant'),
-      text: z.string().optional(),
-      toolCalls: z.array(toolCall),
+  AssistantMessageAdded: object({
+    message: object({
+      role: oneOf(['assistant']),
+      text: optional(string),
+      toolCalls: arrayOf(toolCall),
     }),
   }),
-  ToolCallStarted: z.object({ toolCall, idempotencyKey: z.string() }),
-  ToolCallCompleted: z.object({ toolCallId: z.string(), output: toolOutput }),
-  ToolCallFailed: z.object({
-    toolCallId: z.string(),
-    error: z.string(),
-    failureCount: z.number().int().positive(),
-    output: toolOutput.optional(),
+  ToolCallStarted: object({ toolCall, idempotencyKey: string }),
+  ToolCallCompleted: object({ toolCallId: string, output: toolOutput }),
+  ToolCallFailed: object({
+    toolCallId: string,
+    error: string,
+    failureCount: integer(1),
+    output: optional(toolOutput),
   }),
-  FeedbackRequested: z.object({
-    toolCall,
-    payload: json.optional(),
-    ambiguous: z.boolean().optional(),
+  FeedbackRequested: object({ toolCall, payload, ambiguous: optional(boolean) }),
+  FeedbackReceived: object({
+    toolCallId: string,
+    feedback: object({ kind: oneOf(['approved', 'refused']), payload }),
+    by: optional(string),
+    note: optional(string),
   }),
-  FeedbackReceived: z.object({
-    toolCallId: z.string(),
-    feedback: z.object({ kind: z.enum(['approved', 'refused']), payload: json.optional() }),
-    by: z.string().optional(),
-    note: z.string().optional(),
-  }),
-  FeedbackConsumed: z.object({ toolCallId: z.string() }),
-  AgentStopped: z.object({
-    reason: stopReason,
-    cause: z.enum([
-      'toolRequestedStop',
-      'toolReportedFailure',
-      'toolCallsOverLimit',
-      'feedbackRequired',
-      'error',
-      'assistantAnswered',
-      'emptyResponse',
-      'limitReached',
-      'singleStep',
-      'nothingNew',
-      'stoppedByCaller',
-    ]),
-  }),
-  WarningRecorded: z.object({
-    code: z.string(),
-    message: z.string(),
-    toolCallId: z.string().optional(),
-  }),
-  StreamForked: z.object({ fromStream: z.string(), atRevision: z.number().int().min(-1) }),
+  FeedbackConsumed: object({ toolCallId: string }),
+  AgentStopped: object({ reason: stopReason, cause: oneOf(STOP_CAUSES) }),
+  WarningRecorded: object({ code: string, message: string, toolCallId: optional(string) }),
+  StreamForked: object({ fromStream: string, atRevision: integer(-1) }),
 };

@@ -1,91 +1,104 @@
 import { toolCallHash } from '../messages/toolCall.js';
 import type { ToolOutput } from '../messages/toolOutput.js';
+import { mapGet, mapSet } from '../support/versionedMap.js';
 import type { AgentEvent } from './agentEvent.js';
 import type { AgentState, ToolCallState } from './agentState.js';
+import { appendMessage, editableDraft, publish, type StateDraft } from './stateDraft.js';
 
 /**
- * Folds one event into the state. Pure and total: every event type has its case and nothing
- * outside the arguments is read. Events are checked by `checkEvent` before they get here.
+ * Folds one event into the state. Pure and total: every event type has its case, nothing outside
+ * the arguments is read, and `state` is not changed. O(1): the growing parts of the state are
+ * shared with `state`, not copied. Events are checked by `checkEvent` before they get here.
  */
 export function evolve(state: AgentState, event: AgentEvent): AgentState {
-  const next = applyEvent(state, event);
-  return { ...next, revision: event.metadata.revision, lastEventAt: event.metadata.at };
+  const draft = editableDraft(state);
+  foldInto(draft, event);
+  return publish(draft);
 }
 
-function applyEvent(state: AgentState, event: AgentEvent): AgentState {
+/** Folds one event into a draft, in place: the step of `evolve` and of every fold. */
+export function foldInto(draft: StateDraft, event: AgentEvent): void {
+  applyEvent(draft, event);
+  draft.revision = event.metadata.revision;
+  draft.lastEventAt = event.metadata.at;
+}
+
+function applyEvent(draft: StateDraft, event: AgentEvent): void {
   switch (event.type) {
     case 'SystemPromptAdded':
-      return {
-        ...state,
-        systemPromptAdded: true,
-        history: [...state.history, { role: 'system', text: event.data.text }],
-      };
-    case 'RunStarted': {
-      const { stopReason: _reason, stopCause: _cause, ...rest } = state;
-      return {
-        ...rest,
-        status: 'running',
-        runs: state.runs + 1,
-        runMode: event.data.mode,
-        completionsInRun: 0,
-        lastResponseEmpty: false,
-      };
-    }
+      draft.systemPromptAdded = true;
+      appendMessage(draft, { role: 'system', text: event.data.text });
+      return;
+    case 'RunStarted':
+      draft.stopReason = undefined;
+      draft.stopCause = undefined;
+      draft.status = 'running';
+      draft.runs += 1;
+      draft.runMode = event.data.mode;
+      draft.completionsInRun = 0;
+      draft.lastResponseEmpty = false;
+      return;
     case 'UserMessageQueued':
-      return { ...state, queued: [...state.queued, event.data.text] };
+      draft.queued = [...draft.queued, event.data.text];
+      return;
     case 'UserMessageAdded':
-      return {
-        ...state,
-        queued: state.queued.slice(1),
-        history: [...state.history, { role: 'user', text: event.data.text }],
-      };
+      draft.queued = draft.queued.slice(1);
+      appendMessage(draft, { role: 'user', text: event.data.text });
+      return;
     case 'SummaryAdded':
-      return { ...state, history: [...state.history, { role: 'summary', text: event.data.text }] };
+      appendMessage(draft, { role: 'summary', text: event.data.text });
+      return;
     case 'ModelResponded': {
       const { message, toolCalls } = event.data.response;
-      return {
-        ...state,
-        completionsInRun: state.completionsInRun + 1,
-        historyLengthAtLastCompletion: state.history.length,
-        lastResponseEmpty: (message === undefined || message === '') && toolCalls.length === 0,
-      };
+      draft.completionsInRun += 1;
+      draft.historyLengthAtLastCompletion = draft.history.length;
+      draft.lastResponseEmpty = (message === undefined || message === '') && toolCalls.length === 0;
+      return;
     }
     case 'AssistantMessageAdded': {
-      const toolCalls = { ...state.toolCalls };
-      for (const toolCall of event.data.message.toolCalls) {
-        toolCalls[toolCall.id] = { toolCall, status: 'open', invocations: 0 };
+      const { toolCalls } = event.data.message;
+      if (toolCalls.length > 0) {
+        for (const toolCall of toolCalls) {
+          draft.toolCalls = mapSet(draft.toolCalls, toolCall.id, {
+            toolCall,
+            status: 'open',
+            invocations: 0,
+          });
+        }
+        draft.unanswered = [...draft.unanswered, ...toolCalls.map((toolCall) => toolCall.id)];
       }
-      return { ...state, toolCalls, history: [...state.history, event.data.message] };
+      appendMessage(draft, event.data.message);
+      return;
     }
     case 'ToolCallStarted':
-      return updateCall(state, event.data.toolCall.id, (call) => ({
+      updateCall(draft, event.data.toolCall.id, (call) => ({
         ...call,
         status: 'started',
         invocations: call.invocations + 1,
       }));
+      return;
     case 'ToolCallCompleted':
-      return answer(state, event.data.toolCallId, 'completed', event.data.output);
+      answer(draft, event.data.toolCallId, 'completed', event.data.output);
+      return;
     case 'ToolCallFailed': {
-      const call = state.toolCalls[event.data.toolCallId];
+      const call = mapGet(draft.toolCalls, event.data.toolCallId);
       const output = event.data.output ?? { kind: 'fail', text: event.data.error };
-      const answered = answer(state, event.data.toolCallId, 'failed', output);
-      if (call === undefined) return answered;
-      return {
-        ...answered,
-        failureCounts: {
-          ...answered.failureCounts,
-          [toolCallHash(call.toolCall)]: event.data.failureCount,
-        },
-      };
+      answer(draft, event.data.toolCallId, 'failed', output);
+      if (call !== undefined) {
+        const hash = toolCallHash(call.toolCall);
+        draft.failureCounts = mapSet(draft.failureCounts, hash, event.data.failureCount);
+      }
+      return;
     }
     case 'FeedbackRequested': {
       const { payload } = event.data;
-      return updateCall(state, event.data.toolCall.id, (call) => ({
+      updateCall(draft, event.data.toolCall.id, (call) => ({
         ...withoutPayload(call),
         status: 'waiting',
         ...(payload === undefined ? {} : { feedbackPayload: payload }),
         ...(event.data.ambiguous === true ? { ambiguous: true } : {}),
       }));
+      return;
     }
     case 'FeedbackReceived': {
       const { toolCallId, feedback, by, note } = event.data;
@@ -94,29 +107,28 @@ function applyEvent(state: AgentState, event: AgentEvent): AgentState {
         ...(by === undefined ? {} : { by }),
         ...(note === undefined ? {} : { note }),
       };
-      return { ...state, feedback: { ...state.feedback, [toolCallId]: decision } };
+      draft.feedback = { ...draft.feedback, [toolCallId]: decision };
+      return;
     }
     case 'FeedbackConsumed': {
-      const { [event.data.toolCallId]: _consumed, ...feedback } = state.feedback;
-      return { ...state, feedback };
+      const { [event.data.toolCallId]: _consumed, ...feedback } = draft.feedback;
+      draft.feedback = feedback;
+      return;
     }
     case 'AgentStopped':
-      return {
-        ...state,
-        status: 'stopped',
-        stopReason: event.data.reason,
-        stopCause: event.data.cause,
-      };
+      draft.status = 'stopped';
+      draft.stopReason = event.data.reason;
+      draft.stopCause = event.data.cause;
+      return;
     case 'WarningRecorded': {
       const { toolCallId } = event.data;
-      if (event.data.code !== 'approvalShadowed' || toolCallId === undefined) return state;
-      return updateCall(state, toolCallId, (call) => ({ ...call, shadowed: true }));
+      if (event.data.code !== 'approvalShadowed' || toolCallId === undefined) return;
+      updateCall(draft, toolCallId, (call) => ({ ...call, shadowed: true }));
+      return;
     }
     case 'StreamForked':
-      return {
-        ...state,
-        forkedFrom: { fromStream: event.data.fromStream, atRevision: event.data.atRevision },
-      };
+      draft.forkedFrom = { fromStream: event.data.fromStream, atRevision: event.data.atRevision };
+      return;
   }
 }
 
@@ -126,25 +138,24 @@ function withoutPayload(call: ToolCallState): ToolCallState {
 }
 
 function updateCall(
-  state: AgentState,
+  draft: StateDraft,
   toolCallId: string,
   update: (call: ToolCallState) => ToolCallState,
-): AgentState {
-  const call = state.toolCalls[toolCallId];
-  if (call === undefined) return state;
-  return { ...state, toolCalls: { ...state.toolCalls, [toolCallId]: update(call) } };
+): void {
+  const call = mapGet(draft.toolCalls, toolCallId);
+  if (call !== undefined) draft.toolCalls = mapSet(draft.toolCalls, toolCallId, update(call));
 }
 
 function answer(
-  state: AgentState,
+  draft: StateDraft,
   toolCallId: string,
   status: 'completed' | 'failed',
   output: ToolOutput,
-): AgentState {
-  const call = state.toolCalls[toolCallId];
-  if (call === undefined) return state;
-  return {
-    ...updateCall(state, toolCallId, (current) => ({ ...current, status })),
-    history: [...state.history, { role: 'tool', toolCall: call.toolCall, output }],
-  };
+): void {
+  const call = mapGet(draft.toolCalls, toolCallId);
+  if (call === undefined) return;
+  draft.toolCalls = mapSet(draft.toolCalls, toolCallId, { ...call, status });
+  // Unanswered calls are the few of the open batches: filtering them costs O(batch), not O(run).
+  draft.unanswered = draft.unanswered.filter((id) => id !== toolCallId);
+  appendMessage(draft, { role: 'tool', toolCall: call.toolCall, output });
 }

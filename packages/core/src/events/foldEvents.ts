@@ -2,18 +2,22 @@ import { InvalidEventError } from '../errors/invalidEventError.js';
 import type { StreamEvent } from '../ports/eventStore.js';
 import type { AgentEvent } from './agentEvent.js';
 import { initialState, type AgentState } from './agentState.js';
-import { checkEvent } from './checkEvent.js';
+import { checkDraft } from './checkEvent.js';
 import { decodeEvent } from './decodeEvent.js';
-import { evolve } from './evolve.js';
+import { foldInto } from './evolve.js';
+import { editableDraft, publish } from './stateDraft.js';
 
-/** Folds checked events onto `state`; throws `InvalidEventError` at the first contradiction. */
+/**
+ * Folds checked events onto `state` in O(1) per event; throws `InvalidEventError` at the first
+ * contradiction. `state` itself is not changed.
+ */
 export function foldEvents(
   events: readonly AgentEvent[],
   state: AgentState = initialState,
 ): AgentState {
-  let current = state;
+  const current = editableDraft(state);
   for (const event of events) {
-    const problem = checkEvent(current, event);
+    const problem = checkDraft(current, event);
     if (problem !== undefined) {
       throw new InvalidEventError(event.type, event.metadata.revision, problem);
     }
@@ -24,9 +28,9 @@ export function foldEvents(
         `expected revision ${current.revision + 1}: the stream has a gap or is out of order`,
       );
     }
-    current = evolve(current, event);
+    foldInto(current, event);
   }
-  return current;
+  return publish(current);
 }
 
 /** Decodes, checks and folds stored events (SPEC EVT-4): what building an agent on a stream does. */

@@ -5,6 +5,7 @@ import { REFUSAL_TEXT } from '../tools/approvalRequired.js';
 import { invokeTool } from './invokeTool.js';
 import type { RunScope } from './runScope.js';
 import type { ToolContext } from './toolContext.js';
+import { toolCallOf } from '../events/stateQueries.js';
 
 /**
  * Where a resumed call stands after a crash (SPEC TOOL-7): `crashed` when it was started and never
@@ -15,7 +16,7 @@ export type Ambiguity = 'crashed' | 'asked';
 
 /** The ambiguity of a call about to be resumed; read it before the call is started again. */
 export function ambiguityOf(scope: RunScope, toolCall: ToolCall): Ambiguity | undefined {
-  const call = scope.writer.state.toolCalls[toolCall.id];
+  const call = toolCallOf(scope.writer.state, toolCall.id);
   const tool = scope.config.tools.get(toolCall.name);
   if (call === undefined || tool === undefined || tool.idempotent === true) return undefined;
   if (call.status === 'started') return 'crashed';

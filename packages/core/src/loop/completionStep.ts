@@ -1,16 +1,13 @@
 import { AgentError } from '../errors/agentError.js';
 import { isAgentlogError } from '../errors/agentlogError.js';
-import {
-  messagesForCompletion,
-  type AssistantMessage,
-  type ChatMessage,
-} from '../messages/chatMessage.js';
-import type { CompletionRequest, CompletionResponse } from '../ports/chatCompletion.js';
+import type { AssistantMessage, ChatMessage } from '../messages/chatMessage.js';
+import type { CompletionRequest, CompletionResponse, ToolSpec } from '../ports/chatCompletion.js';
+import type { Tool } from '../tools/tool.js';
 import { callHooks, transformWithHooks } from './callHooks.js';
 import { invokeBatch } from './invokeBatch.js';
 import { normalizeResponse } from './normalizeResponse.js';
-import { requestFingerprint } from './requestFingerprint.js';
 import type { RunScope } from './runScope.js';
+import { completionMessages, toolCallOf } from '../events/stateQueries.js';
 
 /**
  * One completion step (SPEC LOOP-4): `beforeCompletion`, the model with the history and every
@@ -19,11 +16,9 @@ import type { RunScope } from './runScope.js';
  */
 export async function completionStep(scope: RunScope): Promise<void> {
   const { writer, config } = scope;
-  const specs = [...config.tools.values()]
-    .map((tool) => tool.spec())
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const specs = toolSpecs(config.tools);
   const initial: CompletionRequest = {
-    messages: messagesForCompletion(writer.state.history),
+    messages: completionMessages(writer.state),
     tools: specs,
   };
   const request = await transformWithHooks(scope, 'beforeCompletion', initial);
@@ -35,14 +30,18 @@ export async function completionStep(scope: RunScope): Promise<void> {
     const message = error instanceof Error ? error.message : String(error);
     throw new AgentError('completionFailed', `the completion failed: ${message}`, { cause: error });
   }
-  const usedIds = new Set(Object.keys(writer.state.toolCalls));
-  const response = normalizeResponse(raw, config.ids, usedIds);
-  await writer.append([
-    { type: 'ModelResponded', data: { requestFingerprint: requestFingerprint(request), response } },
+  const isUsedId = (id: string) => toolCallOf(writer.state, id) !== undefined;
+  const response = normalizeResponse(raw, config.ids, isUsedId);
+  // Held back and written with the assistant message and the starts of its calls, in one commit.
+  writer.defer([
+    {
+      type: 'ModelResponded',
+      data: { requestFingerprint: scope.fingerprints.fingerprint(request), response },
+    },
   ]);
   const hooked = await transformWithHooks(scope, 'afterCompletion', response);
   const final: CompletionResponse =
-    hooked === response ? response : normalizeResponse(hooked, config.ids, usedIds);
+    hooked === response ? response : normalizeResponse(hooked, config.ids, isUsedId);
   const hasText = final.message !== undefined && final.message !== '';
   if (hasText || final.toolCalls.length > 0) {
     const message: AssistantMessage = {
@@ -51,9 +50,11 @@ export async function completionStep(scope: RunScope): Promise<void> {
       toolCalls: final.toolCalls,
     };
     const added = await newAssistantMessage(scope, message);
-    await writer.append([{ type: 'AssistantMessageAdded', data: { message: added } }]);
+    writer.defer([{ type: 'AssistantMessageAdded', data: { message: added } }]);
     if (added.toolCalls.length > 0) await invokeBatch(scope, added.toolCalls, { resuming: false });
   }
+  // The loop decides on the folded state: nothing of this step may stay held back.
+  await writer.flush();
   await callHooks(scope, 'afterEach');
 }
 
@@ -73,4 +74,23 @@ async function newAssistantMessage(
     );
   }
   return replaced;
+}
+
+const specsByTools = new WeakMap<ReadonlyMap<string, Tool>, readonly ToolSpec[]>();
+
+/**
+ * Every tool spec ordered by name, built once per agent: the same array at every step, so the
+ * fingerprint of the specs is computed once too.
+ */
+function toolSpecs(tools: ReadonlyMap<string, Tool>): readonly ToolSpec[] {
+  let specs = specsByTools.get(tools);
+  if (specs === undefined) {
+    specs = Object.freeze(
+      [...tools.values()]
+        .map((tool) => tool.spec())
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+    );
+    specsByTools.set(tools, specs);
+  }
+  return specs;
 }

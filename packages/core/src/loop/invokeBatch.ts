@@ -10,6 +10,7 @@ import type { RunScope } from './runScope.js';
 import { stopAgent } from './stopAgent.js';
 import { ToolContext } from './toolContext.js';
 import { warnShadowedApprovals } from './warnShadowedApprovals.js';
+import { failureCountOf } from '../events/stateQueries.js';
 
 /**
  * Runs one batch of tool calls (SPEC TOOL-2): `beforeTool` and `ToolCallStarted` in batch order,
@@ -28,11 +29,17 @@ export async function invokeBatch(
   const gated = toolCalls.map((toolCall) =>
     options.resuming ? ambiguityOf(scope, toolCall) : undefined,
   );
+  // Before a side effect that must not repeat, the start has to survive even a power loss.
+  const durable = toolCalls.some((toolCall) => {
+    const tool = config.tools.get(toolCall.name);
+    return tool !== undefined && tool.idempotent !== true;
+  });
   await writer.append(
     toolCalls.map((toolCall) => ({
       type: 'ToolCallStarted' as const,
       data: { toolCall, idempotencyKey: `${writer.streamId}:${toolCall.id}` },
     })),
+    { durable },
   );
   const contexts = toolCalls.map(
     () => new ToolContext(writer, { deferConsumption: true, beforeCommand: async () => {} }),
@@ -47,12 +54,12 @@ export async function invokeBatch(
     const raw = await (pending[index] as Promise<ToolResult>);
     const result = await transformWithHooks(scope, 'afterTool', raw, [toolCall]);
     const consumed = (contexts[index] as ToolContext).consumed;
-    if (consumed.length > 0) {
-      await writer.append(
-        consumed.map((toolCallId) => ({ type: 'FeedbackConsumed' as const, data: { toolCallId } })),
-      );
-    }
+    // Written with the call's outcome (and a stop it causes), in one commit.
+    writer.defer(
+      consumed.map((toolCallId) => ({ type: 'FeedbackConsumed' as const, data: { toolCallId } })),
+    );
     await recordResult(scope, toolCall, result, gated[index] !== undefined);
+    await writer.flush();
   }
   await warnShadowedApprovals(scope, toolCalls);
 }
@@ -68,13 +75,13 @@ async function recordResult(
     // The count saturates at limit + 1: the failure that reaches it stops the agent, and a twin
     // call of the same batch is still recorded without counting past it.
     const failureCount = Math.min(
-      (writer.state.failureCounts[toolCallHash(toolCall)] ?? 0) + 1,
+      failureCountOf(writer.state, toolCallHash(toolCall)) + 1,
       config.toolRetryLimit + 1,
     );
     const error = result.error.message;
     const message = await newToolMessage(scope, toolCall, ToolOutput.fail(error));
     const replaced = message.output.kind !== 'fail' || message.output.text !== error;
-    await writer.append([
+    writer.defer([
       {
         type: 'ToolCallFailed',
         data: {
@@ -93,7 +100,7 @@ async function recordResult(
   const { output } = result;
   if (output.kind === 'feedbackRequired') {
     const payload = output.payload;
-    await writer.append([
+    writer.defer([
       {
         type: 'FeedbackRequested',
         data: {
@@ -112,7 +119,7 @@ async function recordResult(
     return;
   }
   const message = await newToolMessage(scope, toolCall, output);
-  await writer.append([
+  writer.defer([
     { type: 'ToolCallCompleted', data: { toolCallId: toolCall.id, output: message.output } },
   ]);
   // The agent inspects the output as afterTool left it (SPEC STOP-8), not onNewMessage's copy.

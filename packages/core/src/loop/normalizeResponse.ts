@@ -13,7 +13,7 @@ import { findNonJson } from '../support/json.js';
 export function normalizeResponse(
   raw: unknown,
   newId: () => string,
-  usedIds: ReadonlySet<string> = new Set(),
+  isUsedId: (id: string) => boolean = () => false,
 ): CompletionResponse {
   if (raw === null || typeof raw !== 'object') {
     throw new AgentError('completionFailed', 'the model returned no response object');
@@ -33,7 +33,7 @@ export function normalizeResponse(
     const { id, name, args } = (call ?? {}) as Record<string, unknown>;
     let callId = typeof id === 'string' && id !== '' ? id : newId();
     // Some gateways reuse ids across completions; an id must name one call in the whole stream.
-    while (seen.has(callId) || usedIds.has(callId)) callId = newId();
+    while (seen.has(callId) || isUsedId(callId)) callId = newId();
     seen.add(callId);
     const text =
       args === undefined || args === null

@@ -9,6 +9,7 @@ import { invokeBatch } from './invokeBatch.js';
 import { callsToResume, hasNewMessages } from './pendingWork.js';
 import type { RunScope } from './runScope.js';
 import { stopAgent } from './stopAgent.js';
+import { lastMessage, lastOutputOf, toolCallOf } from '../events/stateQueries.js';
 
 /**
  * One run (SPEC LOOP-2): `RunStarted`; on the first run `beforeAll` and the system prompt; the
@@ -31,6 +32,8 @@ export async function runAgent(scope: RunScope, mode: RunMode, input?: string): 
       throw error;
     }
     const failure = error instanceof Error ? error : new Error(String(error));
+    // What the step held back is recorded before the stop; if that write fails, it is dropped.
+    await writer.flush().catch(() => undefined);
     if (writer.state.status === 'running') {
       await stopAgent(scope, { kind: 'error', message: failure.message }, 'error', failure).catch(
         () => undefined,
@@ -40,9 +43,7 @@ export async function runAgent(scope: RunScope, mode: RunMode, input?: string): 
   }
   const reason = writer.state.stopReason;
   if (reason?.kind === 'toolCallsOverLimit') {
-    const failed = [...writer.state.history]
-      .reverse()
-      .find((message) => message.role === 'tool' && message.toolCall.id === reason.toolCall.id);
+    const failed = lastOutputOf(writer.state, reason.toolCall.id);
     const detail =
       failed?.role === 'tool' && failed.output.kind === 'fail' ? failed.output.text : 'failed';
     throw new AgentError(
@@ -63,18 +64,17 @@ async function runBody(
   if (firstRun) {
     await callHooks(scope, 'beforeAll');
     if (config.systemPrompt !== undefined && !writer.state.systemPromptAdded) {
-      await writer.append([{ type: 'SystemPromptAdded', data: { text: config.systemPrompt } }]);
+      writer.defer([{ type: 'SystemPromptAdded', data: { text: config.systemPrompt } }]);
     }
   }
-  if (input !== undefined)
-    await writer.append([{ type: 'UserMessageQueued', data: { text: input } }]);
+  if (input !== undefined) writer.defer([{ type: 'UserMessageQueued', data: { text: input } }]);
 
   const open = callsToResume(writer.state);
   if (open.length > 0) {
     await invokeBatch(scope, open, { resuming: true });
     if (writer.state.stopReason?.kind === 'toolCallsOverLimit') return;
     const waiting = open.filter((toolCall) => {
-      const status = writer.state.toolCalls[toolCall.id]?.status;
+      const status = toolCallOf(writer.state, toolCall.id)?.status;
       return status !== 'completed' && status !== 'failed';
     });
     if (waiting.length > 0) {
@@ -86,9 +86,9 @@ async function runBody(
     // A resumed call that stopped the agent is honoured (fix: Swiftide loses it).
     if (writer.state.status === 'stopped') return;
   }
-  for (const text of writer.state.queued) {
-    await writer.append([{ type: 'UserMessageAdded', data: { text } }]);
-  }
+  await writer.flush();
+  writer.defer(writer.state.queued.map((text) => ({ type: 'UserMessageAdded', data: { text } })));
+  await writer.flush();
   await callHooks(scope, 'onStart');
 
   const once = mode === 'queryOnce' || mode === 'runOnce';
@@ -121,5 +121,5 @@ function isStopped(scope: RunScope): boolean {
 function idleCause(scope: RunScope): StopCause {
   const { state } = scope.writer;
   if (state.completionsInRun > 0 && state.lastResponseEmpty) return 'emptyResponse';
-  return state.history.at(-1)?.role === 'assistant' ? 'assistantAnswered' : 'nothingNew';
+  return lastMessage(state)?.role === 'assistant' ? 'assistantAnswered' : 'nothingNew';
 }

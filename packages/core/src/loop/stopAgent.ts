@@ -3,8 +3,8 @@ import { callHooks } from './callHooks.js';
 import type { RunScope } from './runScope.js';
 
 /**
- * Records the stop and fires `onStop`, unless the agent already stopped: the first stop wins
- * (SPEC STOP-7). Returns whether this call stopped it.
+ * Records the stop, after any events the step holds back, and fires `onStop`, unless the agent
+ * already stopped: the first stop wins (SPEC STOP-7). Returns whether this call stopped it.
  */
 export async function stopAgent(
   scope: RunScope,
@@ -12,7 +12,10 @@ export async function stopAgent(
   cause: StopCause,
   error?: Error,
 ): Promise<boolean> {
-  if (scope.writer.state.status === 'stopped') return false;
+  if (scope.writer.state.status === 'stopped') {
+    await scope.writer.flush();
+    return false;
+  }
   await scope.writer.append([{ type: 'AgentStopped', data: { reason, cause } }]);
   if (error === undefined) await callHooks(scope, 'onStop', reason);
   else await callHooks(scope, 'onStop', reason, error);

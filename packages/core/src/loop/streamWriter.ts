@@ -8,11 +8,12 @@ import {
   type PendingEvent,
 } from '../events/agentEvent.js';
 import type { AgentState } from '../events/agentState.js';
-import { checkEvent } from '../events/checkEvent.js';
-import { evolve } from '../events/evolve.js';
+import { checkDraft } from '../events/checkEvent.js';
+import { foldInto } from '../events/evolve.js';
+import { editableDraft, publish } from '../events/stateDraft.js';
 import { foldStream } from '../events/foldEvents.js';
 import type { EventStore } from '../ports/eventStore.js';
-import { findNonJson, jsonRoundTrip } from '../support/json.js';
+import { jsonCopy } from '../support/json.js';
 
 /**
  * The only way state changes: stamps events with metadata, checks them against the state
@@ -23,6 +24,7 @@ export class StreamWriter {
   readonly events$ = new Subject<AgentEvent>();
   #state: AgentState;
   #queue: Promise<unknown> = Promise.resolve();
+  #deferred: Draft[] = [];
 
   constructor(
     private readonly store: EventStore,
@@ -39,9 +41,29 @@ export class StreamWriter {
     return this.#state;
   }
 
-  /** Appends the events as one atomic write and resolves with them as stored. */
-  append(pending: readonly PendingEvent[]): Promise<AgentEvent[]> {
-    return this.#serialised(() => this.#append(pending));
+  /**
+   * Appends the events as one atomic write and resolves with them as stored. Events that were
+   * deferred go first, in the same write.
+   */
+  append(
+    pending: readonly PendingEvent[],
+    options: { readonly durable?: boolean } = {},
+  ): Promise<AgentEvent[]> {
+    return this.#serialised(() => this.#append(pending, options.durable === true));
+  }
+
+  /**
+   * Holds events back so that the next `append` writes them with its own, in one commit: how a
+   * step's events go in as few appends as the rules allow. Ids and times are drawn now, in the
+   * order the loop reached them. `flush()` writes whatever is held.
+   */
+  defer(pending: readonly PendingEvent[]): void {
+    for (const event of pending) this.#deferred.push(this.#draft(event));
+  }
+
+  /** Appends the deferred events, if any, on their own. */
+  flush(): Promise<AgentEvent[]> {
+    return this.append([]);
   }
 
   /** Folds whatever other writers appended since this writer's last revision. */
@@ -60,27 +82,30 @@ export class StreamWriter {
     return result;
   }
 
-  async #append(pending: readonly PendingEvent[]): Promise<AgentEvent[]> {
-    if (pending.length === 0) return [];
+  /** Stamps an event and copies its data as a store would hand it back (SPEC EVT-2). */
+  #draft(event: PendingEvent): Draft {
+    const copied = jsonCopy(event.data);
+    if (!copied.ok)
+      throw new InvalidEventError(event.type, undefined, `${copied.path} is not JSON`);
+    const metadata = {
+      eventId: this.ids(),
+      at: this.clock().toISOString(),
+      schemaVersion: CURRENT_SCHEMA_VERSION,
+    };
+    return { type: event.type, data: copied.value, metadata };
+  }
+
+  async #append(pending: readonly PendingEvent[], durable: boolean): Promise<AgentEvent[]> {
     // Ids and times are drawn once, so a retried append stores the very same events.
-    const drafts = pending.map((event) => {
-      const nonJson = findNonJson(event.data);
-      if (nonJson !== undefined) {
-        throw new InvalidEventError(event.type, undefined, `${nonJson} is not JSON`);
-      }
-      const metadata = {
-        eventId: this.ids(),
-        at: this.clock().toISOString(),
-        schemaVersion: CURRENT_SCHEMA_VERSION,
-      };
-      return { type: event.type, data: jsonRoundTrip(event.data), metadata };
-    });
+    const drafts = [...this.#deferred.splice(0), ...pending.map((event) => this.#draft(event))];
+    if (drafts.length === 0) return [];
     let base = this.#state;
     for (let attempt = 0; ; attempt += 1) {
       const { state, events } = foldDrafts(base, drafts);
       try {
         const { nextExpectedRevision } = await this.store.appendToStream(this.streamId, drafts, {
           expectedRevision: base.revision === -1 ? 'noStream' : base.revision,
+          ...(durable ? { durable } : {}),
         });
         if (nextExpectedRevision !== state.revision) {
           // The store skipped events whose ids it already holds: the ids generator repeats itself.
@@ -119,25 +144,29 @@ export class StreamWriter {
 
 const rebaseable = new Set(['FeedbackReceived']);
 
+/** An event stamped with its id and time, before the store gives it a revision. */
+interface Draft {
+  readonly type: string;
+  readonly data: unknown;
+  readonly metadata: Omit<AgentEvent['metadata'], 'revision'>;
+}
+
 function foldDrafts(
   base: AgentState,
-  drafts: readonly {
-    type: string;
-    data: unknown;
-    metadata: Omit<AgentEvent['metadata'], 'revision'>;
-  }[],
+  drafts: readonly Draft[],
 ): { state: AgentState; events: AgentEvent[] } {
-  let state = base;
+  const draft = editableDraft(base);
   const events: AgentEvent[] = [];
-  for (const draft of drafts) {
+  for (const { type, data, metadata } of drafts) {
     const event = {
-      ...draft,
-      metadata: { ...draft.metadata, revision: state.revision + 1 },
+      type,
+      data,
+      metadata: { ...metadata, revision: draft.revision + 1 },
     } as AgentEvent;
-    const problem = checkEvent(state, event);
+    const problem = checkDraft(draft, event);
     if (problem !== undefined) throw new InvalidEventError(event.type, undefined, problem);
-    state = evolve(state, event);
+    foldInto(draft, event);
     events.push(event);
   }
-  return { state, events };
+  return { state: publish(draft), events };
 }

@@ -5,6 +5,7 @@ import type { ToolCall } from '../messages/toolCall.js';
 import type { ToolFeedback } from '../messages/toolFeedback.js';
 import { findNonJson } from '../support/json.js';
 import type { StreamWriter } from './streamWriter.js';
+import { toolCallOf } from '../events/stateQueries.js';
 
 /**
  * The context handed to callers (`agent.context()`) and, one per invocation, to tools. A caller's
@@ -60,7 +61,7 @@ export class ToolContext implements AgentContext {
     author: FeedbackAuthor = {},
   ): Promise<void> {
     await (this.options.beforeDecision ?? this.options.beforeCommand)();
-    const call = this.writer.state.toolCalls[toolCall.id];
+    const call = toolCallOf(this.writer.state, toolCall.id);
     const invalid = (problem: string): AgentError =>
       new AgentError('invalidFeedback', `feedback for tool call ${toolCall.id}: ${problem}`);
     if (call === undefined) throw invalid('the model never made this call in this stream');
@@ -83,16 +84,19 @@ export class ToolContext implements AgentContext {
       feedback.payload === undefined
         ? { kind: feedback.kind }
         : { kind: feedback.kind, payload: feedback.payload };
-    await this.writer.append([
-      {
-        type: 'FeedbackReceived',
-        data: {
-          toolCallId: toolCall.id,
-          feedback: decision,
-          ...(author.by === undefined ? {} : { by: author.by }),
-          ...(author.note === undefined ? {} : { note: author.note }),
+    await this.writer.append(
+      [
+        {
+          type: 'FeedbackReceived',
+          data: {
+            toolCallId: toolCall.id,
+            feedback: decision,
+            ...(author.by === undefined ? {} : { by: author.by }),
+            ...(author.note === undefined ? {} : { note: author.note }),
+          },
         },
-      },
-    ]);
+      ],
+      { durable: true },
+    );
   }
 }

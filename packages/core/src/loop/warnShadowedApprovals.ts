@@ -1,5 +1,6 @@
 import type { ToolCall } from '../messages/toolCall.js';
 import type { RunScope } from './runScope.js';
+import { toolCallOf } from '../events/stateQueries.js';
 
 /**
  * SPEC HITL-5 (the gotcha is kept, beyond: it is made visible): when a call of a batch waits for
@@ -10,7 +11,7 @@ export async function warnShadowedApprovals(
   scope: RunScope,
   toolCalls: readonly ToolCall[],
 ): Promise<void> {
-  const calls = toolCalls.map((toolCall) => scope.writer.state.toolCalls[toolCall.id]);
+  const calls = toolCalls.map((toolCall) => toolCallOf(scope.writer.state, toolCall.id));
   const answered = calls.filter(
     (call) => call?.status === 'completed' || call?.status === 'failed',
   );

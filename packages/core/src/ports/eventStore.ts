@@ -41,6 +41,18 @@ export interface ReadStreamOptions {
   readonly direction?: 'forwards' | 'backwards';
 }
 
+/** Options of `appendToStream`. */
+export interface AppendOptions {
+  readonly expectedRevision: ExpectedRevision;
+  /**
+   * The append precedes a side effect (a tool that is not idempotent is about to run) or records
+   * a person's decision: a store whose durability setting relaxes other appends must have this
+   * one on stable storage, surviving a power loss, before it resolves. Stores that make every
+   * append durable ignore it.
+   */
+  readonly durable?: boolean;
+}
+
 /** What an append returns: the revision to expect next time. */
 export interface AppendResult {
   readonly nextExpectedRevision: number;
@@ -54,7 +66,7 @@ export interface EventStore {
   appendToStream(
     streamId: string,
     events: readonly NewStreamEvent[],
-    options: { readonly expectedRevision: ExpectedRevision },
+    options: AppendOptions,
   ): Promise<AppendResult>;
   /** The events of a stream, `[]` for a stream that does not exist. */
   readStream(streamId: string, options?: ReadStreamOptions): Promise<StreamEvent[]>;

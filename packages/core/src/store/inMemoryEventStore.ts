@@ -13,7 +13,7 @@ import type {
   ReadStreamOptions,
   StreamEvent,
 } from '../ports/eventStore.js';
-import { jsonRoundTrip } from '../support/json.js';
+import { jsonClone } from '../support/json.js';
 import { createStreamDrain } from './streamDrain.js';
 import { assertValidNewEvents, assertValidStreamId } from './streamValidation.js';
 
@@ -93,7 +93,7 @@ function append(
   });
   // Copy everything before the first write, so nothing can fail half-way.
   const copies = fresh.map((event) =>
-    jsonRoundTrip({ type: event.type, data: event.data, metadata: event.metadata }),
+    jsonClone({ type: event.type, data: event.data, metadata: event.metadata }),
   );
   if (copies.length === 0) return { nextExpectedRevision: actual === 'noStream' ? -1 : actual };
 
@@ -135,12 +135,12 @@ function read(state: InMemoryState, streamId: string, options: ReadStreamOptions
     const result: StreamEvent[] = [];
     for (let revision = from; revision >= 0 && result.length < maxCount; revision -= 1) {
       const event = events[revision];
-      if (event !== undefined) result.push(jsonRoundTrip(event));
+      if (event !== undefined) result.push(jsonClone(event));
     }
     return result;
   }
   const from = options.fromRevision ?? 0;
-  return events.slice(from, from + maxCount).map((event) => jsonRoundTrip(event));
+  return events.slice(from, from + maxCount).map((event) => jsonClone(event));
 }
 
 function subscribe(
@@ -155,7 +155,7 @@ function subscribe(
 
     const drain = createStreamDrain(subscriber, fromRevision ?? 0, (from) =>
       (state.streams.get(streamId)?.events.slice(from, from + 500) ?? []).map((event) =>
-        jsonRoundTrip(event),
+        jsonClone(event),
       ),
     );
 

@@ -20,8 +20,12 @@ export function assertValidStreamId(streamId: unknown): asserts streamId is stri
   }
 }
 
+const validStreamIds = new Set<string>();
+
 function streamIdProblem(streamId: unknown): string | undefined {
   if (typeof streamId !== 'string') return `it must be a string, not ${typeof streamId}`;
+  // Every append and read checks its id: an id once found valid is not walked again.
+  if (validStreamIds.has(streamId)) return undefined;
   if (streamId === '') return 'it is empty';
   const length = [...streamId].length;
   if (length > maxStreamIdLength)
@@ -37,6 +41,9 @@ function streamIdProblem(streamId: unknown): string | undefined {
       return `it contains the unpaired surrogate U+${code.toString(16).toUpperCase()} at character ${index}`;
     }
   }
+  // Bounded, so a process that touches millions of streams does not keep them all.
+  if (validStreamIds.size >= 10_000) validStreamIds.clear();
+  validStreamIds.add(streamId);
   return undefined;
 }
 

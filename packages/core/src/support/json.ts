@@ -64,6 +64,85 @@ function sortKeys(value: unknown): unknown {
   return value;
 }
 
+/**
+ * Copies a value as a store would hand it back after a JSON round trip (object properties whose
+ * value is `undefined` dropped), in one pass and without the text form, or returns the path of
+ * the first part that is not plain JSON (as `findNonJson` names it, or a cycle).
+ */
+export function jsonCopy(
+  value: unknown,
+): { ok: true; value: unknown } | { ok: false; path: string } {
+  const failure: { path?: string } = {};
+  const copied = copyJson(value, '$', [], failure);
+  return failure.path === undefined
+    ? { ok: true, value: copied }
+    : { ok: false, path: failure.path };
+}
+
+function copyJson(
+  value: unknown,
+  path: string,
+  ancestors: object[],
+  failure: { path?: string },
+): unknown {
+  if (typeof value !== 'object' || value === null) {
+    const problem = findNonJson(value, path);
+    if (problem !== undefined) failure.path = problem;
+    // JSON has no negative zero: a round trip turns it into 0.
+    return value === 0 ? 0 : value;
+  }
+  if (ancestors.includes(value)) {
+    failure.path = `${path} (a cycle)`;
+    return undefined;
+  }
+  ancestors.push(value);
+  try {
+    if (Array.isArray(value)) {
+      const copy: unknown[] = new Array<unknown>(value.length);
+      for (let index = 0; index < value.length && failure.path === undefined; index += 1) {
+        const item: unknown = value[index];
+        if (item === undefined) failure.path = `${path}[${index}] (undefined)`;
+        else copy[index] = copyJson(item, `${path}[${index}]`, ancestors, failure);
+      }
+      return copy;
+    }
+    const proto: unknown = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null) {
+      failure.path = findNonJson(value, path) ?? `${path} (not a plain object)`;
+      return undefined;
+    }
+    const copy: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) {
+      const item = (value as Record<string, unknown>)[key];
+      if (item === undefined) continue;
+      const copied = copyJson(item, `${path}.${key}`, ancestors, failure);
+      // An own "__proto__" key, as JSON.parse makes it, not a prototype change.
+      if (key === '__proto__')
+        Object.defineProperty(copy, key, {
+          value: copied,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      else copy[key] = copied;
+      if (failure.path !== undefined) break;
+    }
+    return copy;
+  } finally {
+    ancestors.pop();
+  }
+}
+
+/**
+ * Deep-copies a JSON value as `jsonCopy` does; throws a `TypeError` naming the first part that is
+ * not JSON. Faster than a round trip through the text form, with the same result.
+ */
+export function jsonClone<T>(value: T): T {
+  const copied = jsonCopy(value);
+  if (!copied.ok) throw new TypeError(`${copied.path} is not JSON`);
+  return copied.value as T;
+}
+
 /** Deep-copies a JSON value through its text form: what a store hands back after a round trip. */
 export function jsonRoundTrip<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;

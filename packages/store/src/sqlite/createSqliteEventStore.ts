@@ -22,7 +22,23 @@ import { openAgentlogDatabase } from './openAgentlogDatabase.js';
 export interface SqliteEventStoreOptions {
   /** The database file; `.agentlog/agentlog.db` (relative to the working directory) by default. */
   readonly path?: string;
+  /**
+   * What an append survives once it returns (default `'sideEffects'`):
+   * - `'full'`: every append is synced to disk (`synchronous = FULL`) and survives a power loss.
+   * - `'sideEffects'`: every append survives a killed process; the appends that precede a side
+   *   effect (a tool that is not idempotent) or record a decision are synced to disk and survive
+   *   a power loss too. After a power loss the stream ends at or after the last synced append, so
+   *   a tool that is not idempotent never runs twice without a person saying so (SPEC TOOL-7).
+   * - `'process'`: every append survives a killed process, none is synced: a power loss may
+   *   drop the last appends, including the start of a tool that then ran.
+   */
+  readonly durability?: SqliteDurability;
 }
+
+/** What a committed SQLite append survives; see `SqliteEventStoreOptions.durability`. */
+export type SqliteDurability = 'full' | 'sideEffects' | 'process';
+
+const durabilities: readonly SqliteDurability[] = ['full', 'sideEffects', 'process'];
 
 /**
  * An event store on one SQLite file; `close()` fails its live subscriptions with
@@ -43,7 +59,18 @@ const pollMs = 75;
  */
 export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): SqliteEventStore {
   const path = options.path ?? defaultSqlitePath;
+  const durability = options.durability ?? 'sideEffects';
+  if (!durabilities.includes(durability)) {
+    throw new AgentlogError(
+      'invalidConfiguration',
+      `SQLite durability must be one of ${durabilities.join(', ')}, not ${String(durability)}`,
+    );
+  }
   const db = openAgentlogDatabase(path);
+  // Set on purpose: SQLite's default differs between the connection that switched the file to
+  // WAL (FULL) and every later one (NORMAL, as better-sqlite3 builds it).
+  const relaxed = durability === 'full' ? 'FULL' : 'NORMAL';
+  db.pragma(`synchronous = ${relaxed}`);
   const sql = {
     last: db
       .prepare('SELECT max(revision) FROM agentlog_events WHERE stream_id = ?')
@@ -113,12 +140,16 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
     streamId: string,
     events: readonly NewStreamEvent[],
     expected: ExpectedRevision,
+    durable: boolean,
   ): AppendResult => {
     assertValidStreamId(streamId);
     assertValidExpectedRevision(expected);
     assertValidNewEvents(events);
     let written: { last: number; revision: number };
+    // In WAL mode a FULL commit syncs the log, and with it every commit before it.
+    const sync = durable && durability === 'sideEffects';
     try {
+      if (sync) db.pragma('synchronous = FULL');
       written = write.immediate(streamId, events, expected);
     } catch (error) {
       // Another process won the race between our check and our insert: the transaction rolled back.
@@ -126,6 +157,8 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
         throw new ConcurrencyError(streamId, expected, actualRevision(streamId));
       }
       throw error;
+    } finally {
+      if (sync) db.pragma(`synchronous = ${relaxed}`);
     }
     if (written.revision > written.last) subscriptions.notify(streamId);
     return { nextExpectedRevision: written.revision };
@@ -173,7 +206,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
 
   return {
     appendToStream: (streamId, events, options) =>
-      run(() => append(streamId, events, options?.expectedRevision)),
+      run(() => append(streamId, events, options?.expectedRevision, options?.durable === true)),
     readStream: (streamId, options) => run(() => read(streamId, options ?? {})),
     subscribeToStream: (streamId, options) =>
       subscriptions.subscribe(streamId, options?.fromRevision),

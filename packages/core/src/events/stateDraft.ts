@@ -1,0 +1,182 @@
+import type { StopCause, StopReason } from '../agent/stopReason.js';
+import type { ChatMessage } from '../messages/chatMessage.js';
+import { emptyLog, logSlice, logPush, type LogView } from '../support/appendLog.js';
+import { emptyMap, mapEntries, mapSet, type MapView } from '../support/versionedMap.js';
+import type { RunMode } from './agentEvent.js';
+import type { AgentState, PendingDecision, ToolCallState } from './agentState.js';
+
+/**
+ * The working form of an agent's state: what `evolve` folds into, in place, before it hands the
+ * result out as an `AgentState`. Its growing parts (history, tool calls, failure counts) are
+ * persistent views that a lineage of states shares, so folding an event costs O(1) and no state
+ * that was handed out ever changes.
+ */
+export interface StateDraft {
+  status: AgentState['status'];
+  stopReason: StopReason | undefined;
+  stopCause: StopCause | undefined;
+  revision: number;
+  lastEventAt: string | undefined;
+  runs: number;
+  runMode: RunMode | undefined;
+  systemPromptAdded: boolean;
+  history: LogView<ChatMessage>;
+  queued: readonly string[];
+  toolCalls: MapView<ToolCallState>;
+  /** Ids of the calls not answered yet, in the order the model made them. */
+  unanswered: readonly string[];
+  feedback: { readonly [toolCallId: string]: PendingDecision };
+  failureCounts: MapView<number>;
+  completionsInRun: number;
+  historyLengthAtLastCompletion: number;
+  lastResponseEmpty: boolean;
+  forkedFrom: AgentState['forkedFrom'];
+  /** Index in the history of the system prompt and of the last summary; -1 when there is none. */
+  systemIndex: number;
+  summaryIndex: number;
+  /** Index of the last assistant message with tool calls, and whether a tool output follows it. */
+  batchIndex: number;
+  outputAfterBatch: boolean;
+}
+
+const drafts = new WeakMap<AgentState, StateDraft>();
+
+/** A draft of an empty stream. */
+export function emptyDraft(): StateDraft {
+  return {
+    status: 'pending',
+    stopReason: undefined,
+    stopCause: undefined,
+    revision: -1,
+    lastEventAt: undefined,
+    runs: 0,
+    runMode: undefined,
+    systemPromptAdded: false,
+    history: emptyLog(),
+    queued: [],
+    toolCalls: emptyMap(),
+    unanswered: [],
+    feedback: {},
+    failureCounts: emptyMap(),
+    completionsInRun: 0,
+    historyLengthAtLastCompletion: 0,
+    lastResponseEmpty: false,
+    forkedFrom: undefined,
+    systemIndex: -1,
+    summaryIndex: -1,
+    batchIndex: -1,
+    outputAfterBatch: false,
+  };
+}
+
+/**
+ * The draft behind a state that `publish` handed out, read-only: O(1). A state built some other
+ * way (parsed from JSON, written by hand) is converted once, in O(size).
+ */
+export function draftOf(state: AgentState): Readonly<StateDraft> {
+  return drafts.get(state) ?? fromPlainState(state);
+}
+
+/** A copy of the state's draft that may be folded into. */
+export function editableDraft(state: AgentState): StateDraft {
+  return { ...draftOf(state) };
+}
+
+/**
+ * Hands a draft out as an `AgentState`. The draft must not be changed afterwards. The growing
+ * collections are read-only arrays and objects built on first access (once per state), so a fold
+ * or a step never pays for them.
+ */
+export function publish(draft: StateDraft): AgentState {
+  let history: readonly ChatMessage[] | undefined;
+  let toolCalls: AgentState['toolCalls'] | undefined;
+  let failureCounts: AgentState['failureCounts'] | undefined;
+  const state: { -readonly [K in keyof AgentState]: AgentState[K] } = {
+    status: draft.status,
+    revision: draft.revision,
+    runs: draft.runs,
+    systemPromptAdded: draft.systemPromptAdded,
+    get history() {
+      return (history ??= Object.freeze(logSlice(draft.history)));
+    },
+    queued: draft.queued,
+    get toolCalls() {
+      return (toolCalls ??= Object.freeze(Object.fromEntries(mapEntries(draft.toolCalls))));
+    },
+    feedback: draft.feedback,
+    get failureCounts() {
+      return (failureCounts ??= Object.freeze(Object.fromEntries(mapEntries(draft.failureCounts))));
+    },
+    completionsInRun: draft.completionsInRun,
+    historyLengthAtLastCompletion: draft.historyLengthAtLastCompletion,
+    lastResponseEmpty: draft.lastResponseEmpty,
+  };
+  // Absent, not undefined: a state must be deep-equal to the same state parsed from JSON.
+  if (draft.stopReason !== undefined) state.stopReason = draft.stopReason;
+  if (draft.stopCause !== undefined) state.stopCause = draft.stopCause;
+  if (draft.lastEventAt !== undefined) state.lastEventAt = draft.lastEventAt;
+  if (draft.runMode !== undefined) state.runMode = draft.runMode;
+  if (draft.forkedFrom !== undefined) state.forkedFrom = draft.forkedFrom;
+  drafts.set(state, draft);
+  return state;
+}
+
+function fromPlainState(state: AgentState): StateDraft {
+  const draft = emptyDraft();
+  for (const message of state.history) appendMessage(draft, message);
+  let toolCalls = draft.toolCalls;
+  const unanswered: string[] = [];
+  for (const [id, call] of Object.entries(state.toolCalls)) {
+    toolCalls = mapSet(toolCalls, id, call);
+    if (call.status !== 'completed' && call.status !== 'failed') unanswered.push(id);
+  }
+  let failureCounts = draft.failureCounts;
+  for (const [hash, count] of Object.entries(state.failureCounts)) {
+    failureCounts = mapSet(failureCounts, hash, count);
+  }
+  return {
+    ...draft,
+    status: state.status,
+    stopReason: state.stopReason,
+    stopCause: state.stopCause,
+    revision: state.revision,
+    lastEventAt: state.lastEventAt,
+    runs: state.runs,
+    runMode: state.runMode,
+    systemPromptAdded: state.systemPromptAdded,
+    queued: state.queued,
+    toolCalls,
+    unanswered,
+    feedback: state.feedback,
+    failureCounts,
+    completionsInRun: state.completionsInRun,
+    historyLengthAtLastCompletion: state.historyLengthAtLastCompletion,
+    lastResponseEmpty: state.lastResponseEmpty,
+    forkedFrom: state.forkedFrom,
+  };
+}
+
+/** Appends a message to the draft's history and keeps its indexes. */
+export function appendMessage(draft: StateDraft, message: ChatMessage): void {
+  const index = draft.history.length;
+  draft.history = logPush(draft.history, message);
+  switch (message.role) {
+    case 'system':
+      draft.systemIndex = index;
+      return;
+    case 'summary':
+      draft.summaryIndex = index;
+      return;
+    case 'assistant':
+      if (message.toolCalls.length > 0) {
+        draft.batchIndex = index;
+        draft.outputAfterBatch = false;
+      }
+      return;
+    case 'tool':
+      if (draft.batchIndex !== -1) draft.outputAfterBatch = true;
+      return;
+    case 'user':
+      return;
+  }
+}

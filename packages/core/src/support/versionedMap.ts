@@ -1,0 +1,82 @@
+interface Version<V> {
+  readonly seq: number;
+  readonly value: V;
+}
+
+/** The storage of a versioned map: every write it has seen, in order, for one lineage of views. */
+interface MapStore<V> {
+  readonly versions: Map<string, Version<V>[]>;
+  /** Keys in the order of their first write, with the sequence number of that write. */
+  readonly keys: string[];
+  readonly firstWrites: number[];
+  writes: number;
+}
+
+/**
+ * A persistent string-keyed map shared by a lineage of states: a view sees the writes numbered
+ * below its own `writes`. Writing through the newest view appends in place (O(1)); writing
+ * through an older view copies what it sees first, so no view ever sees a value change.
+ */
+export interface MapView<V> {
+  readonly store: MapStore<V>;
+  readonly writes: number;
+}
+
+/** A view of an empty map. */
+export function emptyMap<V>(): MapView<V> {
+  return { store: { versions: new Map(), keys: [], firstWrites: [], writes: 0 }, writes: 0 };
+}
+
+/** The value `view` sees under `key`. */
+export function mapGet<V>(view: MapView<V>, key: string): V | undefined {
+  const versions = view.store.versions.get(key);
+  if (versions === undefined) return undefined;
+  // The newest view finds its value last; an older one walks back a few versions at most.
+  for (let index = versions.length - 1; index >= 0; index -= 1) {
+    const version = versions[index] as Version<V>;
+    if (version.seq < view.writes) return version.value;
+  }
+  return undefined;
+}
+
+/** The view with `key` set to `value`; `view` itself still sees what it saw. */
+export function mapSet<V>(view: MapView<V>, key: string, value: V): MapView<V> {
+  const store = view.store.writes === view.writes ? view.store : branch(view);
+  const seq = store.writes;
+  const versions = store.versions.get(key);
+  if (versions === undefined) {
+    store.versions.set(key, [{ seq, value }]);
+    store.keys.push(key);
+    store.firstWrites.push(seq);
+  } else {
+    versions.push({ seq, value });
+  }
+  store.writes = seq + 1;
+  return { store, writes: seq + 1 };
+}
+
+/** Every key `view` sees with its value, in the order the keys were first written. */
+export function mapEntries<V>(view: MapView<V>): [string, V][] {
+  const { keys, firstWrites } = view.store;
+  const entries: [string, V][] = [];
+  for (let index = 0; index < keys.length; index += 1) {
+    if ((firstWrites[index] as number) >= view.writes) break;
+    const key = keys[index] as string;
+    entries.push([key, mapGet(view, key) as V]);
+  }
+  return entries;
+}
+
+function branch<V>(view: MapView<V>): MapStore<V> {
+  const copy: MapStore<V> = { versions: new Map(), keys: [], firstWrites: [], writes: view.writes };
+  const { keys, firstWrites, versions } = view.store;
+  for (let index = 0; index < keys.length; index += 1) {
+    if ((firstWrites[index] as number) >= view.writes) break;
+    const key = keys[index] as string;
+    const seen = (versions.get(key) ?? []).filter((version) => version.seq < view.writes);
+    copy.versions.set(key, seen);
+    copy.keys.push(key);
+    copy.firstWrites.push(firstWrites[index] as number);
+  }
+  return copy;
+}

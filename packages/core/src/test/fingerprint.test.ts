@@ -1,0 +1,85 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../events/agentEvent.js';
+import { initialState, type AgentState } from '../events/agentState.js';
+import { evolve } from '../events/evolve.js';
+import { completionMessages } from '../events/stateQueries.js';
+import { RequestFingerprinter, requestFingerprint } from '../loop/requestFingerprint.js';
+import type { ToolSpec } from '../ports/chatCompletion.js';
+
+// The incremental fingerprint must give exactly the digests of hashing the whole request, the
+// algorithm every recorded ModelResponded holds (SPEC RPL-1): as the history grows, after a
+// summary cuts it, on a branch of the history, and for a request a hook rebuilt.
+
+const tools: readonly ToolSpec[] = [
+  { name: 'ping', description: 'Answers pong.', parameters: { type: 'object', properties: {} } },
+];
+
+type Step = 'user' | 'assistant' | 'summary' | 'branch' | 'rebuilt' | 'otherTools';
+
+function event(
+  state: AgentState,
+  type: 'UserMessageQueued' | 'UserMessageAdded' | 'SummaryAdded',
+  text: string,
+): AgentEvent {
+  return {
+    type,
+    data: { text },
+    metadata: {
+      eventId: `e${state.revision + 1}`,
+      at: '2026-01-01T00:00:00.000Z',
+      revision: state.revision + 1,
+      schemaVersion: 1,
+    },
+  };
+}
+
+function addUser(state: AgentState, text: string): AgentState {
+  const queued = evolve(state, event(state, 'UserMessageQueued', text));
+  return evolve(queued, event(queued, 'UserMessageAdded', text));
+}
+
+describe('request fingerprints', () => {
+  it('RPL-1 the incremental fingerprint equals the whole-request SHA-256 at every completion', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.constantFrom<Step>('user', 'assistant', 'summary', 'branch', 'rebuilt', 'otherTools'),
+          { maxLength: 40 },
+        ),
+        fc.string(),
+        (steps, text) => {
+          const fingerprints = new RequestFingerprinter();
+          let state = addUser(initialState, text);
+          let earlier = state;
+          for (const [index, step] of steps.entries()) {
+            if (step === 'user') state = addUser(state, `${text}${index}`);
+            if (step === 'summary')
+              state = evolve(state, event(state, 'SummaryAdded', `s${index}`));
+            if (step === 'branch') state = addUser(earlier, `branch ${index}`);
+            if (step === 'assistant') {
+              state = evolve(state, {
+                type: 'AssistantMessageAdded',
+                data: { message: { role: 'assistant', text: `a${index}`, toolCalls: [] } },
+                metadata: {
+                  eventId: `a${index}`,
+                  at: '2026-01-01T00:00:00.000Z',
+                  revision: state.revision + 1,
+                  schemaVersion: 1,
+                },
+              });
+            }
+            if (index % 3 === 0) earlier = state;
+            const messages = completionMessages(state);
+            const request =
+              step === 'rebuilt'
+                ? { messages: [...messages].reverse(), tools }
+                : { messages, tools: step === 'otherTools' ? [] : tools };
+            expect(fingerprints.fingerprint(request)).toBe(requestFingerprint(request));
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
