@@ -6,12 +6,23 @@ import type { RunScope } from './runScope.js';
 type Rest<K extends HookKind> = Parameters<Hooks[K]> extends [unknown, ...infer R] ? R : never;
 
 /** Runs every hook of one kind in order; a hook's failure becomes `AgentError('hookFailed')`. */
-export async function callHooks<K extends HookKind>(
+export function callHooks<K extends HookKind>(
   scope: RunScope,
   kind: K,
   ...args: Rest<K>
+): Promise<void> | undefined {
+  const hooks = scope.config.hooks[kind];
+  // Most kinds have no hook: then a step pays nothing for them, not even a promise.
+  return hooks.length === 0 ? undefined : runHooks(scope, kind, hooks, args);
+}
+
+async function runHooks(
+  scope: RunScope,
+  kind: HookKind,
+  hooks: readonly unknown[],
+  args: readonly unknown[],
 ): Promise<void> {
-  for (const hook of scope.config.hooks[kind]) {
+  for (const hook of hooks) {
     await guarded(kind, () => (hook as (...all: unknown[]) => unknown)(scope.agent, ...args));
   }
 }
@@ -20,14 +31,25 @@ export async function callHooks<K extends HookKind>(
  * Runs hooks that may replace a value: each gets what the previous one returned (or was given,
  * when it returned nothing).
  */
-export async function transformWithHooks<K extends HookKind, V>(
+export function transformWithHooks<K extends HookKind, V>(
   scope: RunScope,
   kind: K,
   value: V,
   before: readonly unknown[] = [],
+): Promise<V> | V {
+  const hooks = scope.config.hooks[kind];
+  return hooks.length === 0 ? value : runTransforms(scope, kind, hooks, value, before);
+}
+
+async function runTransforms<V>(
+  scope: RunScope,
+  kind: HookKind,
+  hooks: readonly unknown[],
+  value: V,
+  before: readonly unknown[],
 ): Promise<V> {
   let current = value;
-  for (const hook of scope.config.hooks[kind]) {
+  for (const hook of hooks) {
     const replaced = await guarded(kind, () =>
       (hook as (...all: unknown[]) => unknown)(scope.agent, ...before, current),
     );

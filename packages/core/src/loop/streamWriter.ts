@@ -13,7 +13,7 @@ import { foldInto } from '../events/evolve.js';
 import { editableDraft, publish } from '../events/stateDraft.js';
 import { foldStream } from '../events/foldEvents.js';
 import type { EventStore } from '../ports/eventStore.js';
-import { jsonCopy } from '../support/json.js';
+import { findNonJson } from '../support/json.js';
 
 /**
  * The only way state changes: stamps events with metadata, checks them against the state
@@ -84,15 +84,17 @@ export class StreamWriter {
 
   /** Stamps an event and copies its data as a store would hand it back (SPEC EVT-2). */
   #draft(event: PendingEvent): Draft {
-    const copied = jsonCopy(event.data);
-    if (!copied.ok)
-      throw new InvalidEventError(event.type, undefined, `${copied.path} is not JSON`);
+    // The strict walk names what is not JSON; the copy is native: what a store hands back.
+    const nonJson = nonJsonIn(event.data);
+    if (nonJson !== undefined)
+      throw new InvalidEventError(event.type, undefined, `${nonJson} is not JSON`);
+    const data: unknown = JSON.parse(JSON.stringify(event.data));
     const metadata = {
       eventId: this.ids(),
       at: this.clock().toISOString(),
       schemaVersion: CURRENT_SCHEMA_VERSION,
     };
-    return { type: event.type, data: copied.value, metadata };
+    return { type: event.type, data, metadata };
   }
 
   async #append(pending: readonly PendingEvent[], durable: boolean): Promise<AgentEvent[]> {
@@ -169,4 +171,13 @@ function foldDrafts(
     events.push(event);
   }
   return { state: publish(draft), events };
+}
+
+function nonJsonIn(value: unknown): string | undefined {
+  try {
+    return findNonJson(value);
+  } catch {
+    // A cyclic value recurses until the stack runs out.
+    return '$ (cyclic or too deeply nested)';
+  }
 }

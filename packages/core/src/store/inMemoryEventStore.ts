@@ -13,12 +13,12 @@ import type {
   ReadStreamOptions,
   StreamEvent,
 } from '../ports/eventStore.js';
-import { jsonClone } from '../support/json.js';
 import { createStreamDrain } from './streamDrain.js';
 import { assertValidNewEvents, assertValidStreamId } from './streamValidation.js';
 
 interface StoredStream {
-  readonly events: StreamEvent[];
+  /** Each event as JSON text: stored once, parsed into a fresh copy for every reader. */
+  readonly events: string[];
   readonly revisionByEventId: Map<string, number>;
 }
 
@@ -91,22 +91,24 @@ function append(
     seen.add(id);
     return true;
   });
-  // Copy everything before the first write, so nothing can fail half-way.
-  const copies = fresh.map((event) =>
-    jsonClone({ type: event.type, data: event.data, metadata: event.metadata }),
-  );
-  if (copies.length === 0) return { nextExpectedRevision: actual === 'noStream' ? -1 : actual };
+  if (fresh.length === 0) return { nextExpectedRevision: actual === 'noStream' ? -1 : actual };
 
   const target = stream ?? { events: [], revisionByEventId: new Map<string, number>() };
   if (stream === undefined) state.streams.set(streamId, target);
-  for (const copy of copies) {
-    const revision = target.events.length;
-    target.events.push({
-      type: copy.type,
-      data: copy.data,
-      metadata: { ...copy.metadata, revision },
-    });
-    target.revisionByEventId.set(copy.metadata.eventId, revision);
+  // Serialised before the first write, so nothing can fail half-way.
+  const texts = fresh.map((event, index) =>
+    JSON.stringify({
+      type: event.type,
+      data: event.data,
+      metadata: { ...event.metadata, revision: target.events.length + index },
+    }),
+  );
+  for (const [index, text] of texts.entries()) {
+    target.events.push(text);
+    target.revisionByEventId.set(
+      (fresh[index] as NewStreamEvent).metadata.eventId,
+      target.events.length - 1,
+    );
   }
   const listeners = state.listeners.get(streamId);
   if (listeners !== undefined) for (const listener of [...listeners]) listener();
@@ -135,12 +137,12 @@ function read(state: InMemoryState, streamId: string, options: ReadStreamOptions
     const result: StreamEvent[] = [];
     for (let revision = from; revision >= 0 && result.length < maxCount; revision -= 1) {
       const event = events[revision];
-      if (event !== undefined) result.push(jsonClone(event));
+      if (event !== undefined) result.push(parseEvent(event));
     }
     return result;
   }
   const from = options.fromRevision ?? 0;
-  return events.slice(from, from + maxCount).map((event) => jsonClone(event));
+  return events.slice(from, from + maxCount).map(parseEvent);
 }
 
 function subscribe(
@@ -154,9 +156,7 @@ function subscribe(
     assertRevisionOption('fromRevision', fromRevision);
 
     const drain = createStreamDrain(subscriber, fromRevision ?? 0, (from) =>
-      (state.streams.get(streamId)?.events.slice(from, from + 500) ?? []).map((event) =>
-        jsonClone(event),
-      ),
+      (state.streams.get(streamId)?.events.slice(from, from + 500) ?? []).map(parseEvent),
     );
 
     let listeners = state.listeners.get(streamId);
@@ -174,4 +174,8 @@ function subscribe(
         state.listeners.delete(streamId);
     };
   });
+}
+
+function parseEvent(text: string): StreamEvent {
+  return JSON.parse(text) as StreamEvent;
 }

@@ -50,14 +50,18 @@ function streamIdProblem(streamId: unknown): string | undefined {
 /**
  * Throws an `InvalidEventError` (code `'invalidEvent'`) naming the event index and the problem
  * unless every event has a non-empty string `type`, an `eventId`, and plain JSON data and metadata.
- * Store adapters call it before writing anything, so a bad batch stores nothing.
+ * Store adapters call it before writing anything, so a bad batch stores nothing. With
+ * `checkData: false` the data is left to the caller, for a store that copies it anyway.
  */
-export function assertValidNewEvents(events: readonly NewStreamEvent[]): void {
+export function assertValidNewEvents(
+  events: readonly NewStreamEvent[],
+  options: { readonly checkData?: boolean } = {},
+): void {
   if (!Array.isArray(events)) {
     throw new InvalidEventError('(none)', undefined, 'the events of an append must be an array');
   }
   for (const [index, event] of (events as readonly unknown[]).entries()) {
-    const problem = newEventProblem(event, `events[${index}]`);
+    const problem = newEventProblem(event, `events[${index}]`, options.checkData !== false);
     if (problem !== undefined) {
       const type = (event as { type?: unknown } | null)?.type;
       const name = typeof type === 'string' && type !== '' ? type : '(no type)';
@@ -66,12 +70,12 @@ export function assertValidNewEvents(events: readonly NewStreamEvent[]): void {
   }
 }
 
-function newEventProblem(event: unknown, path: string): string | undefined {
+function newEventProblem(event: unknown, path: string, checkData: boolean): string | undefined {
   if (typeof event !== 'object' || event === null || Array.isArray(event))
     return `${path} is not an object`;
   const { type, data, metadata } = event as { type?: unknown; data?: unknown; metadata?: unknown };
   if (typeof type !== 'string' || type === '') return `${path}.type must be a non-empty string`;
-  const nonJsonData = nonJson(data, `${path}.data`);
+  const nonJsonData = checkData ? nonJson(data, `${path}.data`) : undefined;
   if (nonJsonData !== undefined) return `${nonJsonData} is not plain JSON`;
   if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) {
     return `${path}.metadata is not an object`;

@@ -50,7 +50,37 @@ export function findNonJson(value: unknown, path = '$'): string | undefined {
 
 /** Serialises with object keys sorted, so equal values always give the same text. */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value));
+  // Plain JSON is written directly, with no sorted copy in between; the same text either way.
+  return plainCanonical(value, 0) ?? JSON.stringify(sortKeys(value));
+}
+
+/** `canonicalJson` of plain JSON, or `undefined` when the value needs the general path. */
+function plainCanonical(value: unknown, depth: number): string | undefined {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+    return JSON.stringify(value);
+  if (value === null) return 'null';
+  if (typeof value !== 'object' || depth > 64) return undefined;
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let index = 0; index < value.length; index += 1) {
+      const item = plainCanonical(value[index], depth + 1);
+      if (item === undefined) return undefined;
+      text += index === 0 ? item : `,${item}`;
+    }
+    return `${text}]`;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return undefined;
+  const keys = Object.keys(value).sort();
+  let text = '{';
+  for (const key of keys) {
+    const item: unknown = (value as Record<string, unknown>)[key];
+    if (item === undefined) continue;
+    if (key === 'toJSON') return undefined;
+    const written = plainCanonical(item, depth + 1);
+    if (written === undefined) return undefined;
+    text += `${text.length === 1 ? '' : ','}${JSON.stringify(key)}:${written}`;
+  }
+  return `${text}}`;
 }
 
 function sortKeys(value: unknown): unknown {
@@ -72,65 +102,66 @@ function sortKeys(value: unknown): unknown {
 export function jsonCopy(
   value: unknown,
 ): { ok: true; value: unknown } | { ok: false; path: string } {
-  const failure: { path?: string } = {};
-  const copied = copyJson(value, '$', [], failure);
-  return failure.path === undefined
-    ? { ok: true, value: copied }
-    : { ok: false, path: failure.path };
+  const copied = copyJson(value, 0);
+  if (copied !== notJson) return { ok: true, value: copied };
+  // The slow walk runs only for the message: it names the path and survives cycles.
+  let path: string | undefined;
+  try {
+    path = findNonJson(value);
+  } catch {
+    path = undefined;
+  }
+  return { ok: false, path: path ?? '$ (a cycle, or nested too deeply)' };
 }
 
-function copyJson(
-  value: unknown,
-  path: string,
-  ancestors: object[],
-  failure: { path?: string },
-): unknown {
-  if (typeof value !== 'object' || value === null) {
-    const problem = findNonJson(value, path);
-    if (problem !== undefined) failure.path = problem;
-    // JSON has no negative zero: a round trip turns it into 0.
-    return value === 0 ? 0 : value;
+const notJson = Symbol('not JSON');
+const maxDepth = 256;
+
+function copyJson(value: unknown, depth: number): unknown {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      // JSON has no negative zero or non-finite numbers.
+      return Number.isFinite(value) ? (value === 0 ? 0 : value) : notJson;
+    case 'object':
+      break;
+    default:
+      return notJson;
   }
-  if (ancestors.includes(value)) {
-    failure.path = `${path} (a cycle)`;
-    return undefined;
-  }
-  ancestors.push(value);
-  try {
-    if (Array.isArray(value)) {
-      const copy: unknown[] = new Array<unknown>(value.length);
-      for (let index = 0; index < value.length && failure.path === undefined; index += 1) {
-        const item: unknown = value[index];
-        if (item === undefined) failure.path = `${path}[${index}] (undefined)`;
-        else copy[index] = copyJson(item, `${path}[${index}]`, ancestors, failure);
-      }
-      return copy;
-    }
-    const proto: unknown = Object.getPrototypeOf(value);
-    if (proto !== Object.prototype && proto !== null) {
-      failure.path = findNonJson(value, path) ?? `${path} (not a plain object)`;
-      return undefined;
-    }
-    const copy: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) {
-      const item = (value as Record<string, unknown>)[key];
-      if (item === undefined) continue;
-      const copied = copyJson(item, `${path}.${key}`, ancestors, failure);
-      // An own "__proto__" key, as JSON.parse makes it, not a prototype change.
-      if (key === '__proto__')
-        Object.defineProperty(copy, key, {
-          value: copied,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      else copy[key] = copied;
-      if (failure.path !== undefined) break;
+  if (value === null) return null;
+  // Deeper than any event: a cycle, most likely. findNonJson then names it.
+  if (depth > maxDepth) return notJson;
+  if (Array.isArray(value)) {
+    const copy: unknown[] = new Array<unknown>(value.length);
+    for (let index = 0; index < value.length; index += 1) {
+      const item: unknown = value[index];
+      const copied = item === undefined ? notJson : copyJson(item, depth + 1);
+      if (copied === notJson) return notJson;
+      copy[index] = copied;
     }
     return copy;
-  } finally {
-    ancestors.pop();
   }
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return notJson;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const item = (value as Record<string, unknown>)[key];
+    if (item === undefined) continue;
+    const copied = copyJson(item, depth + 1);
+    if (copied === notJson) return notJson;
+    // An own "__proto__" key, as JSON.parse makes it, not a prototype change.
+    if (key === '__proto__')
+      Object.defineProperty(copy, key, {
+        value: copied,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    else copy[key] = copied;
+  }
+  return copy;
 }
 
 /**
