@@ -9,6 +9,8 @@ export default tseslint.config(
       'fixtures/sessions/**',
       'eslint.config.js',
       '.ci/**',
+      // Peer scenario runners: plain JS against peer frameworks CI never installs (see bench/).
+      'bench/peers/**',
     ],
   },
   ...tseslint.configs.recommendedTypeChecked,
