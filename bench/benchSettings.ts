@@ -35,7 +35,7 @@ export function benchSettings(args: readonly string[]): BenchSettings {
         rowBudgetSeconds: 10,
         cycles: 40,
         figureRuns: 3,
-        foldSizes: [2_500, 10_000, 100_000],
+        foldSizes: [10_000, 1_000_000],
         storeBench: false,
       }
     : {

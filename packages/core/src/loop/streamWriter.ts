@@ -13,7 +13,7 @@ import { foldInto } from '../events/evolve.js';
 import { editableDraft, publish } from '../events/stateDraft.js';
 import { foldStream } from '../events/foldEvents.js';
 import type { EventStore } from '../ports/eventStore.js';
-import { findNonJson } from '../support/json.js';
+import { findNonJson, parsedCopy } from '../support/json.js';
 
 /**
  * The only way state changes: stamps events with metadata, checks them against the state
@@ -25,6 +25,7 @@ export class StreamWriter {
   #state: AgentState;
   #queue: Promise<unknown> = Promise.resolve();
   #deferred: Draft[] = [];
+  #inFlight = 0;
 
   constructor(
     private readonly store: EventStore,
@@ -63,6 +64,8 @@ export class StreamWriter {
 
   /** Appends the deferred events, if any, on their own. */
   flush(): Promise<AgentEvent[]> {
+    // Nothing held back and nothing in flight: no write, and no trip through the queue.
+    if (this.#deferred.length === 0 && this.#inFlight === 0) return Promise.resolve([]);
     return this.append([]);
   }
 
@@ -77,7 +80,10 @@ export class StreamWriter {
   }
 
   #serialised<T>(work: () => Promise<T>): Promise<T> {
-    const result = this.#queue.then(work);
+    this.#inFlight += 1;
+    const result = this.#queue.then(work).finally(() => {
+      this.#inFlight -= 1;
+    });
     this.#queue = result.catch(() => undefined);
     return result;
   }
@@ -88,7 +94,7 @@ export class StreamWriter {
     const nonJson = nonJsonIn(event.data);
     if (nonJson !== undefined)
       throw new InvalidEventError(event.type, undefined, `${nonJson} is not JSON`);
-    const data: unknown = JSON.parse(JSON.stringify(event.data));
+    const data: unknown = parsedCopy(event.data);
     const metadata = {
       eventId: this.ids(),
       at: this.clock().toISOString(),
@@ -118,7 +124,7 @@ export class StreamWriter {
           );
         }
         this.#state = state;
-        for (const event of events) this.events$.next(event);
+        if (this.events$.observed) for (const event of events) this.events$.next(event);
         return events;
       } catch (error) {
         if (!(error instanceof ConcurrencyError) || attempt > 0) throw error;

@@ -12,6 +12,7 @@ export type JsonObject = { readonly [key: string]: JsonValue };
  * JSON drops them.
  */
 export function findNonJson(value: unknown, path = '$'): string | undefined {
+  if (typeof value === 'object' && value !== null && parsedJson.has(value)) return undefined;
   switch (typeof value) {
     case 'string':
     case 'boolean':
@@ -46,6 +47,21 @@ export function findNonJson(value: unknown, path = '$'): string | undefined {
     case 'undefined':
       return `${path} (${typeof value})`;
   }
+}
+
+// Values that JSON.parse made and no caller has held since: plain JSON by construction, so the
+// store that receives them need not walk them again.
+const parsedJson = new WeakSet<object>();
+
+/**
+ * A deep copy through the text form, as a store hands a value back. The copy is known to be
+ * plain JSON, so `findNonJson` answers for it at once; it must not be handed to code that could
+ * change it before it is stored.
+ */
+export function parsedCopy<T>(value: T): T {
+  const copy = JSON.parse(JSON.stringify(value)) as T;
+  if (typeof copy === 'object' && copy !== null) parsedJson.add(copy);
+  return copy;
 }
 
 /** Serialises with object keys sorted, so equal values always give the same text. */

@@ -1,11 +1,14 @@
+/** One write of a key: its sequence number, its value, and the write of the key before it. */
 interface Version<V> {
   readonly seq: number;
   readonly value: V;
+  readonly previous: Version<V> | undefined;
 }
 
 /** The storage of a versioned map: every write it has seen, in order, for one lineage of views. */
 interface MapStore<V> {
-  readonly versions: Map<string, Version<V>[]>;
+  /** The newest write of each key; older ones hang off it. */
+  readonly latest: Map<string, Version<V>>;
   /** Keys in the order of their first write, with the sequence number of that write. */
   readonly keys: string[];
   readonly firstWrites: number[];
@@ -24,32 +27,26 @@ export interface MapView<V> {
 
 /** A view of an empty map. */
 export function emptyMap<V>(): MapView<V> {
-  return { store: { versions: new Map(), keys: [], firstWrites: [], writes: 0 }, writes: 0 };
+  return { store: { latest: new Map(), keys: [], firstWrites: [], writes: 0 }, writes: 0 };
 }
 
 /** The value `view` sees under `key`. */
 export function mapGet<V>(view: MapView<V>, key: string): V | undefined {
-  const versions = view.store.versions.get(key);
-  if (versions === undefined) return undefined;
-  // The newest view finds its value last; an older one walks back a few versions at most.
-  for (let index = versions.length - 1; index >= 0; index -= 1) {
-    const version = versions[index] as Version<V>;
-    if (version.seq < view.writes) return version.value;
-  }
-  return undefined;
+  // The newest view finds its value first; an older one walks back a few versions at most.
+  let version = view.store.latest.get(key);
+  while (version !== undefined && version.seq >= view.writes) version = version.previous;
+  return version?.value;
 }
 
 /** The view with `key` set to `value`; `view` itself still sees what it saw. */
 export function mapSet<V>(view: MapView<V>, key: string, value: V): MapView<V> {
   const store = view.store.writes === view.writes ? view.store : branch(view);
   const seq = store.writes;
-  const versions = store.versions.get(key);
-  if (versions === undefined) {
-    store.versions.set(key, [{ seq, value }]);
+  const previous = store.latest.get(key);
+  store.latest.set(key, { seq, value, previous });
+  if (previous === undefined) {
     store.keys.push(key);
     store.firstWrites.push(seq);
-  } else {
-    versions.push({ seq, value });
   }
   store.writes = seq + 1;
   return { store, writes: seq + 1 };
@@ -67,14 +64,17 @@ export function mapEntries<V>(view: MapView<V>): [string, V][] {
   return entries;
 }
 
+/** A store of its own for an older view: the newest version each key had for it. */
 function branch<V>(view: MapView<V>): MapStore<V> {
-  const copy: MapStore<V> = { versions: new Map(), keys: [], firstWrites: [], writes: view.writes };
-  const { keys, firstWrites, versions } = view.store;
+  const copy: MapStore<V> = { latest: new Map(), keys: [], firstWrites: [], writes: view.writes };
+  const { keys, firstWrites, latest } = view.store;
   for (let index = 0; index < keys.length; index += 1) {
     if ((firstWrites[index] as number) >= view.writes) break;
     const key = keys[index] as string;
-    const seen = (versions.get(key) ?? []).filter((version) => version.seq < view.writes);
-    copy.versions.set(key, seen);
+    let version = latest.get(key);
+    while (version !== undefined && version.seq >= view.writes) version = version.previous;
+    // Older versions stay reachable through `previous`: views older still may need them.
+    if (version !== undefined) copy.latest.set(key, version);
     copy.keys.push(key);
     copy.firstWrites.push(firstWrites[index] as number);
   }
