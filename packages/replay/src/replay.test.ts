@@ -222,4 +222,33 @@ describe('replay', () => {
       'cannot fork into copy: that stream already exists',
     );
   });
+
+  it('RES-2 forking reads the source only up to the fork point, and refuses a revision that is not a whole number', async () => {
+    const inner = createInMemoryEventStore();
+    const { events } = await recordSession();
+    await inner.appendToStream(
+      'rec',
+      events.map(({ type, data, metadata: { revision: _r, ...metadata } }) => ({
+        type,
+        data,
+        metadata,
+      })),
+      { expectedRevision: 'noStream' },
+    );
+    const read: number[] = [];
+    const store = {
+      ...inner,
+      readStream: async (streamId: string, options?: Parameters<typeof inner.readStream>[1]) => {
+        const found = await inner.readStream(streamId, options);
+        if (streamId === 'rec') read.push(found.length);
+        return found;
+      },
+    };
+    await forkStream(store, { from: 'rec', atRevision: 2, to: 'early' });
+    expect(read).toEqual([3]);
+    expect((await inner.readStream('early')).length).toBe(4);
+    await expect(forkStream(store, { from: 'rec', atRevision: 1.5, to: 'y' })).rejects.toThrow(
+      'cannot fork rec at revision 1.5: a revision is a whole number of 0 or more',
+    );
+  });
 });

@@ -6,7 +6,12 @@ import { firstValueFrom, take, timeout, toArray } from 'rxjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { NewStreamEvent } from '@agentlog/core';
 import { describeEventStoreConformance } from '../conformance/eventStoreConformance.js';
-import { createSqliteEventStore, type SqliteEventStore } from './createSqliteEventStore.js';
+import {
+  createSqliteEventStore,
+  synchronousLevel,
+  type SqliteDurability,
+  type SqliteEventStore,
+} from './createSqliteEventStore.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'agentlog-sqlite-'));
 let fileCounter = 0;
@@ -198,5 +203,37 @@ describe('SQLite event store on a file', () => {
     expect(timers()).toBe(idle + 1);
     two.unsubscribe();
     expect(timers()).toBe(idle);
+  });
+});
+
+describe('SQLite durability', () => {
+  it('syncs every append with full, only the durable ones with sideEffects, none with process', () => {
+    expect(synchronousLevel('full', false)).toBe('FULL');
+    expect(synchronousLevel('full', true)).toBe('FULL');
+    expect(synchronousLevel('sideEffects', false)).toBe('NORMAL');
+    expect(synchronousLevel('sideEffects', true)).toBe('FULL');
+    expect(synchronousLevel('process', false)).toBe('NORMAL');
+    expect(synchronousLevel('process', true)).toBe('NORMAL');
+  });
+
+  it('keeps every append under each setting, durable or not, for a second instance to read', async () => {
+    for (const durability of ['full', 'sideEffects', 'process'] as const) {
+      const path = freshPath();
+      const store = createSqliteEventStore({ path, durability });
+      open.push(store);
+      await store.appendToStream('s', [event('a')], { expectedRevision: 'noStream' });
+      await store.appendToStream('s', [event('b')], { expectedRevision: 0, durable: true });
+      await store.appendToStream('s', [event('c')], { expectedRevision: 1 });
+      const other = openStore(path);
+      expect((await other.readStream('s')).map((e) => e.metadata.eventId)).toEqual(['a', 'b', 'c']);
+    }
+  });
+
+  it('refuses an unknown durability, naming it, before it touches the file', () => {
+    const path = freshPath();
+    expect(() =>
+      createSqliteEventStore({ path, durability: 'sometimes' as SqliteDurability }),
+    ).toThrow(/durability must be one of full, sideEffects, process, not sometimes/);
+    expect(existsSync(path)).toBe(false);
   });
 });

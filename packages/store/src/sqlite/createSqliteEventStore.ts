@@ -41,6 +41,20 @@ export type SqliteDurability = 'full' | 'sideEffects' | 'process';
 const durabilities: readonly SqliteDurability[] = ['full', 'sideEffects', 'process'];
 
 /**
+ * The `synchronous` level an append commits at: `FULL` syncs the WAL to disk, which in WAL mode
+ * makes this commit and every earlier one survive a power loss; `NORMAL` survives a killed
+ * process. `durable` is the port's hint that the append precedes a side effect or records a
+ * decision.
+ */
+export function synchronousLevel(
+  durability: SqliteDurability,
+  durable: boolean,
+): 'FULL' | 'NORMAL' {
+  if (durability === 'full') return 'FULL';
+  return durability === 'sideEffects' && durable ? 'FULL' : 'NORMAL';
+}
+
+/**
  * An event store on one SQLite file; `close()` fails its live subscriptions with
  * `AgentlogError('closed')` and releases the file.
  */
@@ -69,7 +83,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
   const db = openAgentlogDatabase(path);
   // Set on purpose: SQLite's default differs between the connection that switched the file to
   // WAL (FULL) and every later one (NORMAL, as better-sqlite3 builds it).
-  const relaxed = durability === 'full' ? 'FULL' : 'NORMAL';
+  const relaxed = synchronousLevel(durability, false);
   db.pragma(`synchronous = ${relaxed}`);
   const sql = {
     last: db
@@ -147,7 +161,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
     assertValidNewEvents(events);
     let written: { last: number; revision: number };
     // In WAL mode a FULL commit syncs the log, and with it every commit before it.
-    const sync = durable && durability === 'sideEffects';
+    const sync = synchronousLevel(durability, durable) !== relaxed;
     try {
       if (sync) db.pragma('synchronous = FULL');
       written = write.immediate(streamId, events, expected);
