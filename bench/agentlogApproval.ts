@@ -1,25 +1,51 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, ToolFeedback, approvalRequired, isFeedbackRequired } from '@agentlog/core';
-import { createSqliteEventStore } from '@agentlog/store';
+import {
+  Agent,
+  ToolFeedback,
+  approvalRequired,
+  isFeedbackRequired,
+  type EventStore,
+} from '@agentlog/core';
+import { createSqliteEventStore, type SqliteDurability } from '@agentlog/store';
 import { approvalModel } from './approvalModel.js';
 import { pingTool } from './pingTool.js';
+
+/** Options of {@link agentlogApproval}. */
+export interface ApprovalOptions {
+  readonly durability: SqliteDurability;
+  /** Puts a wrapper around the store (to count appends; the timed runs never wrap). */
+  readonly wrap?: (store: EventStore) => EventStore;
+  /** Called once the cycles are done, before the store is closed, with the stream they wrote. */
+  readonly inspect?: (store: EventStore, streamId: string) => Promise<void>;
+}
+
+/** The approval scenario's stream. */
+export const approvalStreamId = 'approval-bench';
 
 /**
  * The persisted approval cycle on agentlog, `cycles` times on one SQLite stream. Each cycle: a new
  * Agent built from the store `query`s, the model asks for an approval-gated call and the run stops
  * with `feedbackRequired`; a second new Agent built from the store records the approval and
- * `run()`s: the tool runs and the model answers text. Returns the seconds of each cycle.
+ * `run()`s: the tool (not idempotent) runs and the model answers text. Returns the seconds of
+ * each cycle.
  */
-export async function agentlogApproval(cycles: number): Promise<number[]> {
+export async function agentlogApproval(
+  cycles: number,
+  options: ApprovalOptions,
+): Promise<number[]> {
   const dir = await mkdtemp(join(tmpdir(), 'agentlog-bench-'));
-  const store = createSqliteEventStore({ path: join(dir, 'approval.db') });
+  const sqlite = createSqliteEventStore({
+    path: join(dir, 'approval.db'),
+    durability: options.durability,
+  });
+  const store = options.wrap === undefined ? sqlite : options.wrap(sqlite);
   try {
     const model = approvalModel();
     const gated = pingTool('approve_ping');
     const tools = [approvalRequired(gated.tool)];
-    const streamId = 'approval-bench';
+    const streamId = approvalStreamId;
     const build = () =>
       Agent.builder().llm(model).tools(tools).store(store).streamId(streamId).build();
     const times: number[] = [];
@@ -43,9 +69,10 @@ export async function agentlogApproval(cycles: number): Promise<number[]> {
         );
       }
     }
+    await options.inspect?.(store, streamId);
     return times;
   } finally {
-    store.close();
+    sqlite.close();
     await rm(dir, { recursive: true, force: true });
   }
 }

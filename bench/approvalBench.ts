@@ -6,6 +6,8 @@ import { summarise, type Summary } from './summarise.js';
 /** One framework of the approval scenario and how to start it for a number of cycles. */
 export interface ApprovalContender {
   readonly name: string;
+  /** The contender the others are divided by (at most one). */
+  readonly baseline?: boolean;
   readonly script: string;
   args(cycles: number): readonly string[];
 }
@@ -17,12 +19,13 @@ export interface ApprovalFigure {
   /** Mean of the last 20 cycles ÷ mean of the first 20. */
   readonly drift: number;
   readonly rssKb: number;
+  /** Median per cycle ÷ the baseline's, when there is a baseline. */
+  readonly ratio?: number;
 }
 
-/** The approval figures and their table; `ratio` is the first contender ÷ the last (the baseline). */
+/** The approval figures and their table. */
 export interface ApprovalResult {
   readonly figures: readonly ApprovalFigure[];
-  readonly ratio?: number;
   readonly table: ResultTable;
 }
 
@@ -35,7 +38,7 @@ export async function approvalBench(
   cycles: number,
   timeoutSeconds: number,
 ): Promise<ApprovalResult> {
-  const figures: ApprovalFigure[] = [];
+  const measured: (Omit<ApprovalFigure, 'ratio'> & { readonly baseline: boolean })[] = [];
   for (const contender of contenders) {
     const outcome = await runChild(contender.script, contender.args(cycles), {
       budgetSeconds: timeoutSeconds,
@@ -48,19 +51,20 @@ export async function approvalBench(
     const window = Math.min(20, Math.floor(cycles / 2));
     const mean = (values: readonly number[]) =>
       values.reduce((sum, value) => sum + value, 0) / values.length;
-    figures.push({
+    measured.push({
       name: contender.name,
+      baseline: contender.baseline === true,
       perCycle: summarise(times),
       drift: mean(times.slice(-window)) / mean(times.slice(0, window)),
       rssKb: outcome.result.maxRssKb,
     });
   }
-  const [first] = figures;
-  const baseline = figures.length > 1 ? figures.at(-1) : undefined;
-  const ratio =
-    first === undefined || baseline === undefined
-      ? undefined
-      : first.perCycle.median / baseline.perCycle.median;
+  const baseline = measured.find((figure) => figure.baseline);
+  const figures: ApprovalFigure[] = measured.map(({ baseline: _, ...figure }) =>
+    baseline === undefined
+      ? figure
+      : { ...figure, ratio: figure.perCycle.median / baseline.perCycle.median },
+  );
   const table: ResultTable = {
     title: `Approval cycle, ${cycles} cycles (ask → stop for approval → reload → approve → tool runs → text)`,
     header: [
@@ -75,15 +79,15 @@ export async function approvalBench(
       figure.name,
       formatSeconds(figure.perCycle.median),
       `${formatSeconds(figure.perCycle.min)}–${formatSeconds(figure.perCycle.max)}`,
-      baseline === undefined ? '' : formatRatio(figure.perCycle.median / baseline.perCycle.median),
+      figure.ratio === undefined ? '' : formatRatio(figure.ratio),
       formatRatio(figure.drift),
       formatKb(figure.rssKb),
     ]),
     notes: [
-      'agentlog: each cycle builds a new Agent from the SQLite store to `query`, and another to record the approval and `run()`. ' +
+      'agentlog: each cycle builds a new Agent from the SQLite store to `query`, and another to record the approval and `run()`; the approved tool is not idempotent. ' +
         'AI SDK 7: `toolApproval: user-approval`; the conversation goes through JSON.stringify/JSON.parse after the request and after the answer. ' +
-        'One run per framework; the cycles are the samples.',
+        'One run per row; the cycles are the samples.',
     ],
   };
-  return { figures, ...(ratio === undefined ? {} : { ratio }), table };
+  return { figures, table };
 }

@@ -1,3 +1,11 @@
+import type { SqliteDurability } from '@agentlog/store';
+
+/** One SQLite row of the side-by-side: a durability setting, the ping tool idempotent or not. */
+export interface SqliteVariant {
+  readonly durability: SqliteDurability;
+  readonly idempotentTool: boolean;
+}
+
 /** How much the bench measures: `--quick` runs fewer and smaller measurements. */
 export interface BenchSettings {
   readonly quick: boolean;
@@ -7,14 +15,25 @@ export interface BenchSettings {
   readonly steps: readonly number[];
   /** Rounds of the side-by-side: each contender runs once per round, in a fresh process. */
   readonly rounds: number;
-  /** Seconds one run may take before it is killed and reported as timed out. */
+  /** Seconds one child (its cold and its warm run) may take before it is killed. */
   readonly runTimeoutSeconds: number;
-  /** Seconds of runs per contender and step count; once spent, later rounds skip it. */
+  /**
+   * Seconds of runs (cold + warm) per peer other than the baseline, per step count; once the
+   * next run would overspend it, later rounds skip that peer.
+   */
   readonly rowBudgetSeconds: number;
+  /** The agentlog-on-SQLite rows of the side-by-side. */
+  readonly sqliteVariants: readonly SqliteVariant[];
+  /** Peers (by row name) that skip step counts above `above`, and why (one line). */
+  readonly peerSkips: Readonly<Record<string, { readonly above: number; readonly why: string }>>;
   /** Approval cycles per run. */
   readonly cycles: number;
+  /** The durability settings the approval cycle runs with. */
+  readonly approvalDurabilities: readonly SqliteDurability[];
   /** Runs of each agentlog-only figure. */
   readonly figureRuns: number;
+  /** Runs of the fixture replay (each replays every session). */
+  readonly fixtureRuns: number;
   /** Fold sizes to try, smallest first; a slow size stops the larger ones. */
   readonly foldSizes: readonly number[];
   /** Whether to run the store bench. */
@@ -25,17 +44,32 @@ export interface BenchSettings {
 export function benchSettings(args: readonly string[]): BenchSettings {
   const quick = args.includes('--quick');
   const noPeers = args.includes('--no-peers');
+  const sideEffects: SqliteVariant = { durability: 'sideEffects', idempotentTool: false };
+  const processOnly: SqliteVariant = { durability: 'process', idempotentTool: false };
   return quick
     ? {
         quick,
         noPeers,
         steps: [200, 2_000],
         rounds: 5,
-        runTimeoutSeconds: 12,
+        runTimeoutSeconds: 30,
         rowBudgetSeconds: 10,
+        sqliteVariants: [sideEffects, processOnly],
+        peerSkips: {
+          'OpenAI Agents JS': {
+            above: 200,
+            why: 'not run at 2,000 steps in --quick (one run takes ~40 s); the full run has it',
+          },
+          LangGraph: {
+            above: 200,
+            why: 'not run at 2,000 steps in --quick (its cold + warm runs take ~10 s); the full run has it',
+          },
+        },
         cycles: 40,
+        approvalDurabilities: ['sideEffects', 'process'],
         figureRuns: 3,
-        foldSizes: [10_000, 1_000_000],
+        fixtureRuns: 1,
+        foldSizes: [1_000_000],
         storeBench: false,
       }
     : {
@@ -44,9 +78,18 @@ export function benchSettings(args: readonly string[]): BenchSettings {
         steps: [200, 2_000],
         rounds: 5,
         runTimeoutSeconds: 180,
-        rowBudgetSeconds: 400,
+        rowBudgetSeconds: 480,
+        sqliteVariants: [
+          { durability: 'full', idempotentTool: false },
+          sideEffects,
+          { durability: 'sideEffects', idempotentTool: true },
+          processOnly,
+        ],
+        peerSkips: {},
         cycles: 100,
+        approvalDurabilities: ['sideEffects', 'process'],
         figureRuns: 5,
+        fixtureRuns: 5,
         foldSizes: [2_500, 10_000, 100_000, 1_000_000],
         storeBench: true,
       };

@@ -1,13 +1,15 @@
 // The entry of agentlog's bench children, one measurement per fresh process, printed as a JSON
-// line (see childResult.ts):
-//   node bench/dist/child.js ping-memory|ping-sqlite|ping-floor <steps>
-//   node bench/dist/child.js approval <cycles>
+// line (see childResult.ts); the ping scenarios print two, cold then warm (see coldAndWarm):
+//   node bench/dist/child.js ping-memory|ping-floor <steps>
+//   node bench/dist/child.js ping-sqlite <steps> full|sideEffects|process [idempotent]
+//   node bench/dist/child.js approval <cycles> full|sideEffects|process
 //   node bench/dist/child.js fold <events>
 //   node bench/dist/child.js sqlite-prepare <dir> <events>
 //   node bench/dist/child.js sqlite-build|sqlite-resume|sqlite-fork <dir>
+import type { SqliteDurability } from '@agentlog/store';
 import { reportChildResult } from './childResult.js';
 
-const [scenario = '', first = '', second = ''] = process.argv.slice(2);
+const [scenario = '', first = '', second = '', third = ''] = process.argv.slice(2);
 
 function count(text: string): number {
   const value = Number(text);
@@ -16,21 +18,32 @@ function count(text: string): number {
 }
 
 switch (scenario) {
-  case 'ping-memory':
+  case 'ping-memory': {
+    const { agentlogPing } = await import('./agentlogPing.js');
+    const steps = count(first);
+    await coldAndWarm(() => agentlogPing(steps, { kind: 'memory' }));
+    break;
+  }
   case 'ping-sqlite': {
     const { agentlogPing } = await import('./agentlogPing.js');
-    const store = scenario === 'ping-memory' ? 'memory' : 'sqlite';
-    reportChildResult({ seconds: await agentlogPing(count(first), store) });
+    const steps = count(first);
+    const store = {
+      kind: 'sqlite',
+      durability: durabilityOf(second),
+      idempotentTool: third === 'idempotent',
+    } as const;
+    await coldAndWarm(() => agentlogPing(steps, store));
     break;
   }
   case 'ping-floor': {
     const { floorPing } = await import('./floorPing.js');
-    reportChildResult({ seconds: await floorPing(count(first)) });
+    const steps = count(first);
+    await coldAndWarm(() => floorPing(steps));
     break;
   }
   case 'approval': {
     const { agentlogApproval } = await import('./agentlogApproval.js');
-    const cycles = await agentlogApproval(count(first));
+    const cycles = await agentlogApproval(count(first), { durability: durabilityOf(second) });
     reportChildResult({ seconds: cycles.reduce((sum, time) => sum + time, 0), cycles });
     break;
   }
@@ -55,4 +68,19 @@ switch (scenario) {
   }
   default:
     throw new Error(`bench child: unknown scenario ${scenario}`);
+}
+
+/**
+ * Runs the scenario twice in this fresh process, each time with a fresh model, tool and store:
+ * the first run's time is the cold figure, the second's (right after it) the warm one. Each is
+ * printed as soon as it is known, with the peak RSS so far.
+ */
+async function coldAndWarm(run: () => Promise<number>): Promise<void> {
+  reportChildResult({ seconds: await run(), phase: 'cold' });
+  reportChildResult({ seconds: await run(), phase: 'warm' });
+}
+
+function durabilityOf(text: string): SqliteDurability {
+  if (text === 'full' || text === 'sideEffects' || text === 'process') return text;
+  throw new Error(`bench child: bad durability ${text}`);
 }

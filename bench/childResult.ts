@@ -9,6 +9,11 @@ export interface ChildResult {
   readonly cycles?: readonly number[];
   /** Free-form figures a child adds (named seconds). */
   readonly figures?: Readonly<Record<string, number>>;
+  /**
+   * Set by the ping children, which print two result lines: `cold` for the first run in the fresh
+   * process, then `warm` for a second run of the same scenario right after it.
+   */
+  readonly phase?: 'cold' | 'warm';
 }
 
 /** Prints `result` as the child's result line, with the peak RSS filled in. */

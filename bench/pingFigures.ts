@@ -12,6 +12,10 @@ export interface PingFigure {
   readonly ratio?: number;
   readonly timedOutAfter?: number;
   readonly budgetSpent: boolean;
+  /** A child's warm run timed out, so later rounds skipped it (set on the cold figures). */
+  readonly warmTimedOut: boolean;
+  /** Why it did not run at all. */
+  readonly skipped?: string;
 }
 
 /** A contender's figures by step count, and its growth: per step at the most ÷ at the fewest. */
@@ -52,6 +56,8 @@ function figure(entry: PingRuns, steps: number, base: PingRuns | undefined): Pin
   return {
     runs: entry.runs.length,
     budgetSpent: entry.budgetSpent === true,
+    warmTimedOut: entry.warmTimedOut === true,
+    ...(entry.skipped === undefined ? {} : { skipped: entry.skipped }),
     ...(entry.timedOutAfter === undefined ? {} : { timedOutAfter: entry.timedOutAfter }),
     ...(entry.runs.length === 0
       ? {}

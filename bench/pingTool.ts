@@ -7,8 +7,15 @@ export interface CountingTool {
   invocations(): number;
 }
 
-/** The bench's trivial tool, built with agentlog's `tool()` helper and an empty zod schema. */
-export function pingTool(name = 'ping'): CountingTool {
+/**
+ * The bench's trivial tool, built with agentlog's `tool()` helper and an empty zod schema. It is
+ * not idempotent unless `idempotent` is set (then its start is not synced under the default
+ * SQLite durability).
+ */
+export function pingTool(
+  name = 'ping',
+  options: { readonly idempotent?: boolean } = {},
+): CountingTool {
   let invocations = 0;
   return {
     tool: tool({
@@ -19,6 +26,7 @@ export function pingTool(name = 'ping'): CountingTool {
         invocations += 1;
         return 'pong';
       },
+      ...(options.idempotent === true ? { idempotent: true } : {}),
     }),
     invocations: () => invocations,
   };

@@ -7,17 +7,19 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { agentlogFiguresTable } from './agentlogFiguresTable.js';
 import { approvalBench, type ApprovalContender } from './approvalBench.js';
-import { benchSettings } from './benchSettings.js';
+import { benchSettings, type SqliteVariant } from './benchSettings.js';
 import { ensurePeers } from './ensurePeers.js';
 import { fixtureReplayFigure } from './fixtureReplayFigure.js';
 import { foldFigures } from './foldFigures.js';
 import { machineInfo } from './machineInfo.js';
 import { pingFigures } from './pingFigures.js';
+import { formatSeconds } from './formatFigures.js';
 import { pingTables } from './pingTables.js';
 import { tableMarkdown, tableText, type ResultTable } from './resultTable.js';
-import { sideBySide, type Contender } from './sideBySide.js';
+import { phases, sideBySide, type Contender, type Phase } from './sideBySide.js';
 import { sqliteFigures } from './sqliteFigures.js';
 import { runStoreBench } from './storeBench.js';
+import { approvalCycleSyncs, pingStepSyncs } from './syncCounts.js';
 import { ratioTarget, targetLines, timeTarget } from './targets.js';
 
 const settings = benchSettings(process.argv.slice(2));
@@ -32,9 +34,9 @@ const print = (table: ResultTable) => {
   sections.push(tableMarkdown(table));
 };
 
+const began = performance.now();
 const names = {
   memory: 'agentlog, in memory',
-  sqlite: 'agentlog, SQLite',
   aiSdk: 'AI SDK 7',
   openai: 'OpenAI Agents JS',
   langgraph: 'LangGraph',
@@ -42,7 +44,8 @@ const names = {
 } as const;
 
 const machine = machineInfo();
-const header = `agentlog bench${settings.quick ? ' --quick' : ''}: ${machine}`;
+const mode = settings.quick ? 'quick' : 'full';
+const header = `agentlog bench${settings.quick ? ' --quick' : ''} (${mode} run): ${machine}`;
 console.log(header);
 const peers = settings.noPeers
   ? ({ ok: false, reason: '--no-peers was given' } as const)
@@ -52,49 +55,87 @@ const peerLine = peers.ok
   : `Peers not run (${peers.reason}): agentlog and the floor alone, no ratios to AI SDK 7.`;
 if (peerLine !== undefined) console.log(peerLine);
 
+// Each SQLite row says what it syncs: counted once, untimed, through a counting store wrapper.
+const sqliteRows = await Promise.all(
+  settings.sqliteVariants.map(async (variant) => ({
+    ...variant,
+    syncs: await pingStepSyncs(variant.durability, variant.idempotentTool),
+  })),
+);
+const sqliteRowName = (row: (typeof sqliteRows)[number]) => {
+  const { durability, idempotentTool, syncs } = row;
+  const what =
+    syncs.synced === 0
+      ? 'no fsync in a step'
+      : durability === 'full'
+        ? `every append fsynced, ${syncs.synced} per step`
+        : `${syncs.synced} fsync${syncs.synced === 1 ? '' : 's'} per step`;
+  return `agentlog, SQLite, durability ${durability}${idempotentTool ? ', ping marked idempotent' : ''} (${durability === 'sideEffects' && !idempotentTool ? 'default, ' : ''}${what})`;
+};
+
 const child =
-  (scenario: string): Contender['args'] =>
-  (size) => [scenario, String(size)];
+  (...scenario: string[]): Contender['args'] =>
+  (size) => [scenario[0] ?? '', String(size), ...scenario.slice(1)];
+const peerArgs = (steps: number) => [String(steps)];
+const peerSkip = (name: string) => (steps: number) => {
+  const skip = settings.peerSkips[name];
+  return skip !== undefined && steps > skip.above ? skip.why : undefined;
+};
 const peerContenders: Contender[] = peers.ok
   ? [
-      { name: names.aiSdk, script: peerScript('aiSdkPing.mjs'), args: (steps) => [String(steps)] },
+      { name: names.aiSdk, script: peerScript('aiSdkPing.mjs'), args: peerArgs, alwaysRuns: true },
       {
         name: names.openai,
         script: peerScript('openaiAgentsPing.mjs'),
-        args: (steps) => [String(steps)],
+        args: peerArgs,
+        skip: peerSkip(names.openai),
       },
       {
         name: names.langgraph,
         script: peerScript('langgraphPing.mjs'),
-        args: (steps) => [String(steps)],
+        args: peerArgs,
+        skip: peerSkip(names.langgraph),
       },
     ]
   : [];
 const contenders: Contender[] = [
-  { name: names.memory, script: childScript, args: child('ping-memory') },
-  { name: names.sqlite, script: childScript, args: child('ping-sqlite') },
+  { name: names.memory, script: childScript, args: child('ping-memory'), alwaysRuns: true },
+  ...sqliteRows.map((row) => ({
+    name: sqliteRowName(row),
+    script: childScript,
+    args: child('ping-sqlite', row.durability, ...(row.idempotentTool ? ['idempotent'] : [])),
+    alwaysRuns: true,
+  })),
   ...peerContenders,
-  { name: names.floor, script: childScript, args: child('ping-floor') },
+  { name: names.floor, script: childScript, args: child('ping-floor'), alwaysRuns: true },
 ];
 const baseline = peers.ok ? names.aiSdk : undefined;
 
-progress('side by side: the ping scenario …');
-const ping = pingFigures(
-  await sideBySide(contenders, settings, progress),
-  settings.steps,
-  baseline,
-);
-for (const table of pingTables(ping, settings.steps, baseline)) print(table);
+progress('side by side: the ping scenario, cold and warm …');
+const runs = await sideBySide(contenders, settings, progress);
+const ping = {
+  cold: pingFigures(runs.cold, settings.steps, baseline),
+  warm: pingFigures(runs.warm, settings.steps, baseline),
+} as const;
+for (const phase of phases)
+  for (const table of pingTables(ping[phase], settings.steps, baseline, phase)) print(table);
 
 progress('approval cycle …');
+const approvalName = (durability: string) =>
+  `agentlog, SQLite, durability ${durability}${durability === 'sideEffects' ? ' (default)' : ''}, persisted`;
 const approvalContenders: ApprovalContender[] = [
-  { name: `${names.sqlite} (persisted)`, script: childScript, args: child('approval') },
+  ...settings.approvalDurabilities.map((durability) => ({
+    name: approvalName(durability),
+    script: childScript,
+    args: (cycles: number) => ['approval', String(cycles), durability],
+  })),
   ...(peers.ok
     ? [
         {
           name: `${names.aiSdk} + JSON round trip`,
           script: peerScript('aiSdkApproval.mjs'),
           args: (cycles: number) => [String(cycles)],
+          baseline: true,
         },
       ]
     : []),
@@ -104,7 +145,24 @@ const approval = await approvalBench(
   settings.cycles,
   settings.runTimeoutSeconds * 2,
 );
-print(approval.table);
+const cycleSyncs = await approvalCycleSyncs();
+const agreed =
+  cycleSyncs.durable === cycleSyncs.decisions + cycleSyncs.sideEffectStarts
+    ? 'they agree'
+    : 'they DISAGREE';
+print({
+  ...approval.table,
+  notes: [
+    ...(approval.table.notes ?? []),
+    `fsyncs per approval cycle with durability sideEffects (the default): ${cycleSyncs.synced.sideEffects}. ` +
+      `Counted from the code path: a counting wrapper around the SQLite store saw ${cycleSyncs.durable} of the cycle's ${cycleSyncs.appends} appends marked durable, ` +
+      `the ones the store commits with synchronous = FULL. Verified by reading the cycle's events back from the stream: ` +
+      `${cycleSyncs.decisions} FeedbackReceived (the decision) and ${cycleSyncs.sideEffectStarts} ToolCallStarted of approve_ping, which is not idempotent ` +
+      `(${cycleSyncs.startsBeforeDecision} before the decision, when the model asks for the call and the approval gate stops for a person, ` +
+      `${cycleSyncs.sideEffectStarts - cycleSyncs.startsBeforeDecision} after it, when the approved call runs); ${agreed}. ` +
+      `With durability process: ${cycleSyncs.synced.process}; with full: ${cycleSyncs.synced.full} (every append). WAL checkpoints aside.`,
+  ],
+});
 
 progress('agentlog alone: fold, SQLite stream, fixture replay …');
 const fold = await foldFigures(childScript, settings, progress);
@@ -114,39 +172,56 @@ const sqlite = await sqliteFigures(
   settings.figureRuns,
   Math.min(settings.runTimeoutSeconds, 60),
 );
-const fixtures = await fixtureReplayFigure(rootDir, settings.figureRuns);
+const fixtures = await fixtureReplayFigure(rootDir, settings.fixtureRuns);
 print(agentlogFiguresTable(fold, sqlite, fixtures));
 
-const figure = (name: string, steps: number) =>
-  ping.find((row) => row.name === name)?.bySteps.get(steps);
 const fewest = Math.min(...settings.steps);
 const most = Math.max(...settings.steps);
 const [fewestText, mostText] = [fewest, most].map((steps) => steps.toLocaleString('en-US'));
 const noPeers = peers.ok ? 'not measured' : 'peers not run';
-const agentlogDrift = approval.figures[0]?.drift;
+const phaseTargets = (phase: Phase) => {
+  const row = (name: string) => ping[phase].find((figures) => figures.name === name);
+  const growthLabel = `per step at ${mostText} ÷ per step at ${fewestText}`;
+  return [
+    ratioTarget(
+      `per step in memory, ${fewestText} steps, agentlog ÷ AI SDK 7`,
+      row(names.memory)?.bySteps.get(fewest)?.ratio,
+      0.05,
+      noPeers,
+      phase,
+    ),
+    ...sqliteRows.map((sqliteRow) =>
+      ratioTarget(
+        `per step on SQLite (${variantText(sqliteRow)}), ${fewestText} steps, ÷ AI SDK 7 in memory`,
+        row(sqliteRowName(sqliteRow))?.bySteps.get(fewest)?.ratio,
+        0.25,
+        noPeers,
+        phase,
+      ),
+    ),
+    ratioTarget(
+      `${growthLabel}, agentlog in memory`,
+      row(names.memory)?.growth,
+      1.5,
+      undefined,
+      phase,
+    ),
+    ...sqliteRows.map((sqliteRow) =>
+      ratioTarget(
+        `${growthLabel}, agentlog on SQLite (${variantText(sqliteRow)})`,
+        row(sqliteRowName(sqliteRow))?.growth,
+        1.5,
+        undefined,
+        phase,
+      ),
+    ),
+  ];
+};
+const approvalFigure = (durability: string) =>
+  approval.figures.find((figure) => figure.name === approvalName(durability));
 const targets = [
-  ratioTarget(
-    `per step in memory, ${fewestText} steps, agentlog ÷ AI SDK 7`,
-    figure(names.memory, fewest)?.ratio,
-    0.05,
-    noPeers,
-  ),
-  ratioTarget(
-    `per step on SQLite, ${fewestText} steps, ÷ AI SDK 7 in memory`,
-    figure(names.sqlite, fewest)?.ratio,
-    0.25,
-    noPeers,
-  ),
-  ratioTarget(
-    `per step at ${mostText} ÷ per step at ${fewestText}, agentlog in memory`,
-    ping.find((row) => row.name === names.memory)?.growth,
-    1.5,
-  ),
-  ratioTarget(
-    `per step at ${mostText} ÷ per step at ${fewestText}, agentlog on SQLite`,
-    ping.find((row) => row.name === names.sqlite)?.growth,
-    1.5,
-  ),
+  ...phaseTargets('cold'),
+  ...phaseTargets('warm'),
   timeTarget(
     'fold 1,000,000 parsed events',
     fold.million?.seconds,
@@ -163,13 +238,21 @@ const targets = [
     sqlite.fork.median,
     0.05,
   ),
-  ratioTarget(
-    'persisted approval cycle ÷ AI SDK 7 with a JSON round trip',
-    approval.ratio,
-    0.33,
-    noPeers,
+  ...settings.approvalDurabilities.map((durability) =>
+    ratioTarget(
+      `persisted approval cycle (durability ${durability}${durability === 'sideEffects' ? ', default' : ''}) ÷ AI SDK 7 with a JSON round trip`,
+      approvalFigure(durability)?.ratio,
+      0.33,
+      noPeers,
+    ),
   ),
-  ratioTarget('approval: last 20 cycles ÷ first 20, agentlog', agentlogDrift, 1.5),
+  ...settings.approvalDurabilities.map((durability) =>
+    ratioTarget(
+      `approval: last 20 cycles ÷ first 20, agentlog (durability ${durability})`,
+      approvalFigure(durability)?.drift,
+      1.5,
+    ),
+  ),
 ];
 const lines = targetLines(targets);
 console.log(`\nTargets (the issue's; a miss does not fail the command)\n\n${lines.join('\n')}`);
@@ -196,17 +279,26 @@ if (settings.storeBench) {
   );
 }
 
+const wallLine = `Total wall time: ${formatSeconds((performance.now() - began) / 1_000)} (${mode} run; \`tsc -b\` before it not included).`;
+console.log(`\n${wallLine}`);
 await writeMarkdown(
   join(benchDir, 'results', 'latest.md'),
   [
     '# agentlog bench results',
     '',
-    `\`npm run bench${settings.quick ? ' -- --quick' : ''}\` on ${machine}.`,
+    `${settings.quick ? 'Quick' : 'Full'} run: \`npm run bench${settings.quick ? ' -- --quick' : ''}\` on ${machine}.`,
+    '',
+    wallLine,
     ...(peerLine === undefined ? [] : ['', peerLine]),
     ...sections.flatMap((section) => ['', section]),
     '',
   ].join('\n'),
 );
+
+/** A SQLite row's setting in a few words, for target lines. */
+function variantText(variant: SqliteVariant): string {
+  return `durability ${variant.durability}${variant.durability === 'sideEffects' ? (variant.idempotentTool ? ', ping idempotent' : ', default') : ''}`;
+}
 
 /** Writes `markdown` to `path`, formatted by Prettier with the project's settings when it is installed. */
 async function writeMarkdown(path: string, markdown: string): Promise<void> {

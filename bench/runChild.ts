@@ -3,8 +3,19 @@ import type { ChildResult } from './childResult.js';
 
 /** How a child run ended: its result, or a timeout once its budget ran out. */
 export type ChildOutcome =
-  | { readonly kind: 'done'; readonly result: ChildResult }
-  | { readonly kind: 'timedOut'; readonly afterSeconds: number };
+  | {
+      readonly kind: 'done';
+      /** The last result line. */
+      readonly result: ChildResult;
+      /** Every result line, in order (the ping children print a cold and a warm one). */
+      readonly results: readonly ChildResult[];
+    }
+  | {
+      readonly kind: 'timedOut';
+      readonly afterSeconds: number;
+      /** The result lines printed before the child was killed. */
+      readonly results: readonly ChildResult[];
+    };
 
 /** Options of {@link runChild}. */
 export interface RunChildOptions {
@@ -61,8 +72,13 @@ export function runChild(
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      const results = resultLines(stdout);
       if (timedOut) {
-        resolve({ kind: 'timedOut', afterSeconds: (performance.now() - armedAt) / 1_000 });
+        resolve({
+          kind: 'timedOut',
+          afterSeconds: (performance.now() - armedAt) / 1_000,
+          results,
+        });
         return;
       }
       const last = stdout.trim().split('\n').at(-1) ?? '';
@@ -71,7 +87,20 @@ export function runChild(
         reject(new Error(`${script} ${args.join(' ')} failed (${why}):\n${stderr.trim()}`));
         return;
       }
-      resolve({ kind: 'done', result: JSON.parse(last) as ChildResult });
+      resolve({ kind: 'done', result: JSON.parse(last) as ChildResult, results });
     });
+  });
+}
+
+/** The complete JSON result lines of a child's stdout (lines with `seconds`; not `ready`). */
+function resultLines(stdout: string): ChildResult[] {
+  return stdout.split('\n').flatMap((line) => {
+    if (!line.startsWith('{') || !line.endsWith('}')) return [];
+    try {
+      const parsed = JSON.parse(line) as Partial<ChildResult>;
+      return typeof parsed.seconds === 'number' ? [parsed as ChildResult] : [];
+    } catch {
+      return [];
+    }
   });
 }

@@ -7,16 +7,21 @@ export interface Target {
   readonly pass: boolean | undefined;
 }
 
-/** A ratio target `value ≤ limit` (undefined: not measured, with `why`). */
+/**
+ * A ratio target `value ≤ limit` (undefined: not measured, with `why`); `qualifier` goes after the
+ * limit in parentheses, such as `cold` or `warm`.
+ */
 export function ratioTarget(
   label: string,
   value: number | undefined,
   limit: number,
   why = 'not measured',
+  qualifier?: string,
 ): Target {
+  const full = `${label} ≤ ${limit}×${qualifier === undefined ? '' : ` (${qualifier})`}`;
   return value === undefined
-    ? { label: `${label} ≤ ${limit}×`, measured: why, pass: undefined }
-    : { label: `${label} ≤ ${limit}×`, measured: formatRatio(value), pass: value <= limit };
+    ? { label: full, measured: why, pass: undefined }
+    : { label: full, measured: formatRatio(value), pass: value <= limit };
 }
 
 /** A time target `seconds < limit`, with a note such as "extrapolated". */
