@@ -5,7 +5,7 @@ import type { AgentEvent, RunMode } from '../events/agentEvent.js';
 import type { AgentState, ToolCallState } from '../events/agentState.js';
 import type { ChatMessage } from '../messages/chatMessage.js';
 import { hasWork } from '../loop/pendingWork.js';
-import { RequestFingerprinter } from '../loop/requestFingerprint.js';
+import type { RequestFingerprinter } from '../loop/requestFingerprint.js';
 import { runAgent } from '../loop/runAgent.js';
 import type { RunScope } from '../loop/runScope.js';
 import { stopAgent } from '../loop/stopAgent.js';
@@ -31,16 +31,23 @@ export class Agent {
   readonly #config: AgentConfig;
   readonly #writer: StreamWriter;
   readonly #context: ToolContext;
-  readonly #fingerprints = new RequestFingerprinter();
+  readonly #fingerprints: RequestFingerprinter;
   /** In-process guard only: another process is fenced by the stream revision (SPEC RES-3). */
   #running = false;
 
   /** Starts a builder with the default `stop` tool (SPEC STOP-1). */
   static builder(): AgentBuilder {
-    return new AgentBuilder((config, writer) => new Agent(config, writer));
+    return new AgentBuilder(
+      (config, writer, fingerprints) => new Agent(config, writer, fingerprints),
+    );
   }
 
-  private constructor(config: AgentConfig, writer: StreamWriter) {
+  private constructor(
+    config: AgentConfig,
+    writer: StreamWriter,
+    fingerprints: RequestFingerprinter,
+  ) {
+    this.#fingerprints = fingerprints;
     this.#config = config;
     this.#writer = writer;
     this.#context = new ToolContext(writer, {

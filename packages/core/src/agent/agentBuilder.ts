@@ -1,6 +1,6 @@
 import { AgentError } from '../errors/agentError.js';
-import { foldStream } from '../events/foldEvents.js';
-import { initialState } from '../events/agentState.js';
+import { foldOfStream } from '../loop/foldCache.js';
+import { RequestFingerprinter } from '../loop/requestFingerprint.js';
 import { StreamWriter } from '../loop/streamWriter.js';
 import type { ChatCompletion } from '../ports/chatCompletion.js';
 import type { EventStore } from '../ports/eventStore.js';
@@ -49,7 +49,13 @@ export class AgentBuilder {
     onStop: [],
   };
 
-  constructor(private readonly create: (config: AgentConfig, writer: StreamWriter) => Agent) {}
+  constructor(
+    private readonly create: (
+      config: AgentConfig,
+      writer: StreamWriter,
+      fingerprints: RequestFingerprinter,
+    ) => Agent,
+  ) {}
 
   /** The model the agent asks (a `ChatCompletion`). Required. */
   llm(model: ChatCompletion): this {
@@ -217,7 +223,9 @@ export class AgentBuilder {
     }
     const store = this.#store ?? createInMemoryEventStore();
     const streamId = this.#streamId ?? `agent-${this.#ids()}`;
-    const { state } = foldStream(await store.readStream(streamId), initialState);
+    const { state, fingerprints } = await foldOfStream(store, streamId, (message) =>
+      this.#logger.warn(message, { streamId }),
+    );
     const hooks: HookRegistry = Object.fromEntries(
       Object.entries(this.#hooks).map(([kind, list]) => [kind, [...list]]),
     ) as unknown as HookRegistry;
@@ -236,7 +244,11 @@ export class AgentBuilder {
       hooks,
       logger: this.#logger,
     };
-    return this.create(config, new StreamWriter(store, streamId, this.#clock, this.#ids, state));
+    return this.create(
+      config,
+      new StreamWriter(store, streamId, this.#clock, this.#ids, state),
+      new RequestFingerprinter(fingerprints),
+    );
   }
 
   #hook<K extends HookKind>(kind: K, hook: Hooks[K]): this {

@@ -4,6 +4,7 @@ import type { AssistantMessage, ChatMessage } from '../messages/chatMessage.js';
 import type { CompletionRequest, CompletionResponse, ToolSpec } from '../ports/chatCompletion.js';
 import type { Tool } from '../tools/tool.js';
 import { callHooks, transformWithHooks } from './callHooks.js';
+import { rememberFingerprints } from './foldCache.js';
 import { invokeBatch } from './invokeBatch.js';
 import { normalizeResponse } from './normalizeResponse.js';
 import type { RunScope } from './runScope.js';
@@ -39,6 +40,9 @@ export async function completionStep(scope: RunScope): Promise<void> {
       data: { requestFingerprint: scope.fingerprints.fingerprint(request), response },
     },
   ]);
+  // A new agent on this stream in this process goes on hashing from here.
+  const progress = scope.fingerprints.snapshot();
+  if (progress !== undefined) rememberFingerprints(config.store, writer.streamId, progress);
   const hooked = await transformWithHooks(scope, 'afterCompletion', response);
   const final: CompletionResponse =
     hooked === response ? response : normalizeResponse(hooked, config.ids, isUsedId);

@@ -2,6 +2,7 @@ import type { ToolResult } from '../agent/hooks.js';
 import { toolCallHash, type ToolCall } from '../messages/toolCall.js';
 import type { ToolOutputMessage } from '../messages/chatMessage.js';
 import { ToolOutput } from '../messages/toolOutput.js';
+import { runsOnlyWhenApproved } from '../tools/approvalRequired.js';
 import { AgentError } from '../errors/agentError.js';
 import { ambiguityOf, askAboutAmbiguousCall } from './ambiguousCalls.js';
 import { callHooks, transformWithHooks } from './callHooks.js';
@@ -32,7 +33,10 @@ export async function invokeBatch(
   // Before a side effect that must not repeat, the start has to survive even a power loss.
   const durable = toolCalls.some((toolCall) => {
     const tool = config.tools.get(toolCall.name);
-    return tool !== undefined && tool.idempotent !== true;
+    if (tool === undefined || tool.idempotent === true) return false;
+    // An approval gate without an approval only asks: nothing runs that could run twice.
+    const gated = (tool as { [runsOnlyWhenApproved]?: true })[runsOnlyWhenApproved] === true;
+    return !gated || writer.state.feedback[toolCall.id]?.feedback.kind === 'approved';
   });
   await writer.append(
     toolCalls.map((toolCall) => ({

@@ -23,6 +23,26 @@ export class RequestFingerprinter {
   #tools: readonly unknown[] | undefined;
   #toolsText = '';
 
+  /** Starts where `snapshot` left off (its hash is copied, never changed). */
+  constructor(snapshot?: FingerprintSnapshot) {
+    if (snapshot === undefined) return;
+    this.#items = snapshot.items;
+    this.#summaryIndex = snapshot.summaryIndex;
+    this.#count = snapshot.count;
+    this.#hash = snapshot.hash.copy();
+  }
+
+  /** How far it got, for another fingerprinter of the same stream to go on from. */
+  snapshot(): FingerprintSnapshot | undefined {
+    if (this.#hash === undefined) return undefined;
+    return {
+      items: this.#items,
+      summaryIndex: this.#summaryIndex,
+      count: this.#count,
+      hash: this.#hash.copy(),
+    };
+  }
+
   /** The fingerprint of `request`, equal to `requestFingerprint(request)`. */
   fingerprint(request: CompletionRequest): string {
     const lineage = messagesLineage(request.messages);
@@ -53,6 +73,18 @@ export class RequestFingerprinter {
     }
     return this.#hash.copy().update(`],"tools":${this.#toolsText}}`).digest('hex');
   }
+}
+
+/**
+ * The progress of a `RequestFingerprinter`: the history storage and summary it hashed, how many
+ * messages, and a copy of the hash after them. Plain data apart from the hash, which is copied
+ * before use, so one snapshot may start any number of fingerprinters.
+ */
+export interface FingerprintSnapshot {
+  readonly items: unknown;
+  readonly summaryIndex: number;
+  readonly count: number;
+  readonly hash: Hash;
 }
 
 function hasOnlyMessagesAndTools(request: CompletionRequest): boolean {

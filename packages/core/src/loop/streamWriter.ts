@@ -13,6 +13,7 @@ import { foldInto } from '../events/evolve.js';
 import { editableDraft, publish } from '../events/stateDraft.js';
 import { foldStream } from '../events/foldEvents.js';
 import type { EventStore } from '../ports/eventStore.js';
+import { rememberFold } from './foldCache.js';
 import { findNonJson, parsedCopy } from '../support/json.js';
 
 /**
@@ -76,6 +77,9 @@ export class StreamWriter {
         fromRevision: this.#state.revision + 1,
       });
       this.#state = foldStream(stored, this.#state).state;
+      const last = stored.at(-1);
+      if (last !== undefined)
+        rememberFold(this.store, this.streamId, this.#state, last.metadata.eventId);
     });
   }
 
@@ -124,6 +128,9 @@ export class StreamWriter {
           );
         }
         this.#state = state;
+        const last = events.at(-1);
+        if (last !== undefined)
+          rememberFold(this.store, this.streamId, state, last.metadata.eventId);
         if (this.events$.observed) for (const event of events) this.events$.next(event);
         return events;
       } catch (error) {

@@ -42,6 +42,12 @@ const lookup = tool({
   execute: () => '42',
   idempotent: true,
 });
+const refund = tool({
+  name: 'refund',
+  description: 'Pays money back.',
+  parameters: z.object({}),
+  execute: () => 'refunded',
+});
 
 describe('commits of a step', () => {
   it('LOOP-4 TOOL-7 a step is two commits: the answer with the starts of its calls, then each outcome', async () => {
@@ -85,11 +91,11 @@ describe('commits of a step', () => {
     }
   });
 
-  it('HITL-3 a decision is a durable commit of its own', async () => {
+  it('HITL-3 TOOL-7 a decision is a durable commit of its own; an approval gate that only asks is not', async () => {
     const { store, commits } = recordingStore();
     const { agent } = await testAgent(
-      [toolCallResponse([{ name: 'lookup', id: 'c1' }]), { message: 'done', toolCalls: [] }],
-      (builder) => builder.tools([approvalRequired(lookup)]),
+      [toolCallResponse([{ name: 'refund', id: 'c1' }]), { message: 'done', toolCalls: [] }],
+      (builder) => builder.tools([approvalRequired(refund)]),
       { store },
     );
     await agent.query('go');

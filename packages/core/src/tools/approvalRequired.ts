@@ -1,6 +1,12 @@
 import { ToolOutput } from '../messages/toolOutput.js';
 import type { Tool } from './tool.js';
 
+/**
+ * Marks a tool that runs its side effect only for a call that holds an approval: the start of
+ * any other call of it need not survive a power loss (see `AppendOptions.durable`).
+ */
+export const runsOnlyWhenApproved = Symbol('agentlog.runsOnlyWhenApproved');
+
 /** The text output the model sees when a person refuses a call (SPEC HITL-1). */
 export const REFUSAL_TEXT = 'This tool call was refused';
 
@@ -10,7 +16,8 @@ export const REFUSAL_TEXT = 'This tool call was refused';
  * inner tool, refusal gives the text {@link REFUSAL_TEXT}. Feedback payloads are ignored.
  */
 export function approvalRequired(inner: Tool): Tool {
-  return {
+  const gate: Tool & { readonly [runsOnlyWhenApproved]: true } = {
+    [runsOnlyWhenApproved]: true,
     name: inner.name,
     ...(inner.idempotent === undefined ? {} : { idempotent: inner.idempotent }),
     spec: () => inner.spec(),
@@ -24,4 +31,5 @@ export function approvalRequired(inner: Tool): Tool {
         : ToolOutput.text(REFUSAL_TEXT);
     },
   };
+  return gate;
 }

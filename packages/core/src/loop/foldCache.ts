@@ -1,0 +1,92 @@
+import type { AgentState } from '../events/agentState.js';
+import { foldStream } from '../events/foldEvents.js';
+import type { EventStore } from '../ports/eventStore.js';
+import type { FingerprintSnapshot } from './requestFingerprint.js';
+
+/** The fold of a stream as an agent of this process last saw it, and the id of its last event. */
+interface CachedFold {
+  readonly state: AgentState;
+  readonly eventId: string;
+  readonly fingerprints?: FingerprintSnapshot;
+}
+
+// Per store object, the last fold of each stream: a cache of a pure function of the stream's
+// events, never a second source of truth. It is checked against the store on every use.
+const caches = new WeakMap<EventStore, Map<string, CachedFold>>();
+const streamsPerStore = 256;
+
+/** Remembers the fold of `streamId` up to the event `eventId` (the one at `state.revision`). */
+export function rememberFold(
+  store: EventStore,
+  streamId: string,
+  state: AgentState,
+  eventId: string,
+): void {
+  let cache = caches.get(store);
+  if (cache === undefined) {
+    cache = new Map();
+    caches.set(store, cache);
+  }
+  const previous = cache.get(streamId);
+  cache.delete(streamId);
+  // The oldest stream makes room: Map keeps insertion order.
+  if (cache.size >= streamsPerStore) cache.delete(cache.keys().next().value as string);
+  const fingerprints =
+    previous?.fingerprints !== undefined && previous.state.revision <= state.revision
+      ? previous.fingerprints
+      : undefined;
+  cache.set(streamId, { state, eventId, ...(fingerprints === undefined ? {} : { fingerprints }) });
+}
+
+/** Remembers how far the request fingerprint of `streamId` got, with the fold it belongs to. */
+export function rememberFingerprints(
+  store: EventStore,
+  streamId: string,
+  fingerprints: FingerprintSnapshot,
+): void {
+  const cached = caches.get(store)?.get(streamId);
+  if (cached !== undefined) caches.get(store)?.set(streamId, { ...cached, fingerprints });
+}
+
+/** What `foldOfStream` found: the state, and the fingerprint progress that goes with it. */
+export interface StreamFold {
+  readonly state: AgentState;
+  readonly fingerprints?: FingerprintSnapshot;
+}
+
+/**
+ * Folds a stream (SPEC RES-1), starting from the fold this process last saw of it when the store
+ * still holds that fold's last event at its revision: then only the events after it are read.
+ * A cached fold that no longer matches the stream is discarded with a warning, and the stream is
+ * folded from its start. Either way the state equals the fold of the whole stream.
+ */
+export async function foldOfStream(
+  store: EventStore,
+  streamId: string,
+  warn: (message: string) => void,
+): Promise<StreamFold> {
+  const cached = caches.get(store)?.get(streamId);
+  if (cached !== undefined) {
+    const { revision } = cached.state;
+    const stored = await store.readStream(streamId, { fromRevision: revision });
+    const first = stored[0];
+    if (first?.metadata.revision === revision && first.metadata.eventId === cached.eventId) {
+      const { state } = foldStream(stored.slice(1), cached.state);
+      const last = stored.at(-1);
+      if (last !== undefined) rememberFold(store, streamId, state, last.metadata.eventId);
+      return {
+        state,
+        ...(cached.fingerprints === undefined ? {} : { fingerprints: cached.fingerprints }),
+      };
+    }
+    warn(
+      `stream ${streamId}: the fold this process kept up to revision ${revision} no longer matches the store (${first === undefined ? 'that revision is gone' : `event ${first.metadata.eventId} is there now, not ${cached.eventId}`}); folding the stream from its start`,
+    );
+    caches.get(store)?.delete(streamId);
+  }
+  const stored = await store.readStream(streamId);
+  const { state } = foldStream(stored);
+  const last = stored.at(-1);
+  if (last !== undefined) rememberFold(store, streamId, state, last.metadata.eventId);
+  return { state };
+}
