@@ -21,9 +21,8 @@ export async function runAgent(scope: RunScope, mode: RunMode, input?: string): 
   const { writer } = scope;
   const firstRun = writer.state.runs === 0;
   try {
-    await writer.append([
-      { type: 'RunStarted', data: input === undefined ? { mode } : { mode, input } },
-    ]);
+    // Held back with the system prompt and the query's text: a run starts in one commit.
+    writer.defer([{ type: 'RunStarted', data: input === undefined ? { mode } : { mode, input } }]);
     await runBody(scope, mode, input, firstRun);
   } catch (error) {
     if (error instanceof ConcurrencyError) {
@@ -86,8 +85,10 @@ async function runBody(
     // A resumed call that stopped the agent is honoured (fix: Swiftide loses it).
     if (writer.state.status === 'stopped') return;
   }
-  await writer.flush();
-  writer.defer(writer.state.queued.map((text) => ({ type: 'UserMessageAdded', data: { text } })));
+  // The query's text is still held back unless resuming wrote it: it is the newest queued text.
+  const held = open.length === 0 && input !== undefined ? [input] : [];
+  const queued = [...writer.state.queued, ...held];
+  writer.defer(queued.map((text) => ({ type: 'UserMessageAdded', data: { text } })));
   await writer.flush();
   await callHooks(scope, 'onStart');
 

@@ -12,7 +12,7 @@ export async function stopAgent(
   cause: StopCause,
   error?: Error,
 ): Promise<boolean> {
-  if (scope.writer.state.status === 'stopped') {
+  if (scope.writer.statusAfterDeferred() === 'stopped') {
     await scope.writer.flush();
     return false;
   }

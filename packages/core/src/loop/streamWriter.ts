@@ -63,6 +63,16 @@ export class StreamWriter {
     for (const event of pending) this.#deferred.push(this.#draft(event));
   }
 
+  /** The status the state will have once the deferred events are written. */
+  statusAfterDeferred(): AgentState['status'] {
+    for (let index = this.#deferred.length - 1; index >= 0; index -= 1) {
+      const type = this.#deferred[index]?.type;
+      if (type === 'AgentStopped') return 'stopped';
+      if (type === 'RunStarted') return 'running';
+    }
+    return this.#state.status;
+  }
+
   /** Appends the deferred events, if any, on their own. */
   flush(): Promise<AgentEvent[]> {
     // Nothing held back and nothing in flight: no write, and no trip through the queue.

@@ -50,7 +50,7 @@ const refund = tool({
 });
 
 describe('commits of a step', () => {
-  it('LOOP-4 TOOL-7 a step is two commits: the answer with the starts of its calls, then each outcome', async () => {
+  it('LOOP-2 LOOP-4 TOOL-7 a run starts in one commit, and a step is two: the answer with the starts of its calls, then each outcome', async () => {
     const { store, commits } = recordingStore();
     const { agent } = await testAgent(
       [toolCallResponse([{ name: 'lookup', id: 'c1' }]), { message: 'done', toolCalls: [] }],
@@ -59,9 +59,7 @@ describe('commits of a step', () => {
     );
     await agent.query('go');
     expect(commits.map((commit) => commit.types)).toEqual([
-      ['RunStarted'],
-      ['UserMessageQueued'],
-      ['UserMessageAdded'],
+      ['RunStarted', 'UserMessageQueued', 'UserMessageAdded'],
       ['ModelResponded', 'AssistantMessageAdded', 'ToolCallStarted'],
       ['ToolCallCompleted'],
       ['ModelResponded', 'AssistantMessageAdded'],
