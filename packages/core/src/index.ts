@@ -96,5 +96,5 @@ export { AgentCanFail } from './tools/agentCanFail.js';
 export { approvalRequired, REFUSAL_TEXT } from './tools/approvalRequired.js';
 
 export type { JsonValue, JsonObject } from './support/json.js';
-export { canonicalJson } from './support/json.js';
+export { canonicalJson, markParsedJson } from './support/json.js';
 export { uuidV7 } from './support/uuidV7.js';

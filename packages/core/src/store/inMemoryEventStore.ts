@@ -13,6 +13,7 @@ import type {
   ReadStreamOptions,
   StreamEvent,
 } from '../ports/eventStore.js';
+import { markParsedJson } from '../support/json.js';
 import { createStreamDrain } from './streamDrain.js';
 import { assertValidNewEvents, assertValidStreamId } from './streamValidation.js';
 
@@ -177,5 +178,7 @@ function subscribe(
 }
 
 function parseEvent(text: string): StreamEvent {
-  return JSON.parse(text) as StreamEvent;
+  const event = JSON.parse(text) as StreamEvent;
+  markParsedJson(event.data);
+  return event;
 }

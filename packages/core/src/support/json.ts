@@ -59,9 +59,18 @@ const parsedJson = new WeakSet<object>();
  * change it before it is stored.
  */
 export function parsedCopy<T>(value: T): T {
-  const copy = JSON.parse(JSON.stringify(value)) as T;
-  if (typeof copy === 'object' && copy !== null) parsedJson.add(copy);
-  return copy;
+  return markParsedJson(JSON.parse(JSON.stringify(value)) as T);
+}
+
+/**
+ * For store adapters: marks a value that `JSON.parse` just made as plain JSON, so that appending
+ * it again (a fork copies events) does not walk it to check. Mark only a value fresh from
+ * `JSON.parse`; if a caller later puts something that is not JSON into it, `JSON.stringify`
+ * decides what is stored.
+ */
+export function markParsedJson<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) parsedJson.add(value);
+  return value;
 }
 
 /** Serialises with object keys sorted, so equal values always give the same text. */

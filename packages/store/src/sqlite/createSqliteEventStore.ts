@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import {
   AgentlogError,
+  markParsedJson,
   assertRevisionOption,
   assertValidExpectedRevision,
   assertValidNewEvents,
@@ -235,7 +236,9 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
 }
 
 function toEvent(json: string): StreamEvent {
-  return JSON.parse(json) as StreamEvent;
+  const event = JSON.parse(json) as StreamEvent;
+  markParsedJson(event.data);
+  return event;
 }
 
 function isUniqueViolation(error: unknown): boolean {
