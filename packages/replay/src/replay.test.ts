@@ -6,6 +6,7 @@ import {
   tool,
   ToolFeedback,
   type AgentBuilder,
+  type EventStore,
   type StreamEvent,
 } from '@agentlog/core';
 import {
@@ -204,16 +205,7 @@ describe('replay', () => {
     await expect(forkStream(store, { from: 'nope', atRevision: 0, to: 'x' })).rejects.toThrow(
       'cannot fork nope: no such stream',
     );
-    const { events } = await recordSession();
-    await store.appendToStream(
-      'rec',
-      events.map(({ type, data, metadata: { revision: _r, ...metadata } }) => ({
-        type,
-        data,
-        metadata,
-      })),
-      { expectedRevision: 'noStream' },
-    );
+    const events = await seedRecorded(store);
     await expect(forkStream(store, { from: 'rec', atRevision: 999, to: 'x' })).rejects.toThrow(
       `cannot fork rec at revision 999: it has revisions 0 to ${events.length - 1}`,
     );
@@ -225,16 +217,7 @@ describe('replay', () => {
 
   it('RES-2 forking reads the source only up to the fork point, and refuses a revision that is not a whole number', async () => {
     const inner = createInMemoryEventStore();
-    const { events } = await recordSession();
-    await inner.appendToStream(
-      'rec',
-      events.map(({ type, data, metadata: { revision: _r, ...metadata } }) => ({
-        type,
-        data,
-        metadata,
-      })),
-      { expectedRevision: 'noStream' },
-    );
+    await seedRecorded(inner);
     const read: number[] = [];
     const store = {
       ...inner,
@@ -252,3 +235,18 @@ describe('replay', () => {
     );
   });
 });
+
+/** Stores a recorded session as stream `rec` and returns its events. */
+async function seedRecorded(store: EventStore) {
+  const { events } = await recordSession();
+  await store.appendToStream(
+    'rec',
+    events.map(({ type, data, metadata: { revision: _r, ...metadata } }) => ({
+      type,
+      data,
+      metadata,
+    })),
+    { expectedRevision: 'noStream' },
+  );
+  return events;
+}
