@@ -2,9 +2,24 @@
 export { Agent } from './agent/agent.js';
 export type { PendingFeedback } from './agent/agent.js';
 export { AgentBuilder } from './agent/agentBuilder.js';
-export type { AgentConfig } from './agent/agentConfig.js';
-export type { AgentContext, FeedbackAuthor } from './agent/agentContext.js';
-export type { Hooks, HookKind, Logger, ToolResult } from './agent/hooks.js';
+export type { AgentConfig } from './loop/agentConfig.js';
+export type { AgentContext, FeedbackAuthor } from './loop/agentContext.js';
+export type { Hooks, HookKind, Logger, ToolResult } from './loop/hooks.js';
+export type { AgentHandle } from './loop/agentHandle.js';
+export type { ToolRunner } from './loop/runScope.js';
+
+// The decider: the loop's rules as pure functions (DESIGN: data flows one way).
+export { nextStep } from './decider/nextStep.js';
+export type { NextStep } from './decider/nextStep.js';
+export { recordOutcome } from './decider/recordOutcome.js';
+export type { Outcome, Recorded } from './decider/recordOutcome.js';
+export { decideCommand, foreignRun } from './decider/decideCommand.js';
+export type { Command, CommandContext } from './decider/decideCommand.js';
+export { planBatch } from './decider/planBatch.js';
+export type { CallPlan, BatchPlan } from './decider/planBatch.js';
+export { setupCursor, betweenSteps } from './decider/runCursor.js';
+export type { RunCursor, StopCandidate } from './decider/runCursor.js';
+export type { DeciderSettings, ToolPolicy } from './decider/deciderSettings.js';
 export {
   isRequestedByTool,
   isAgentFailed,
@@ -13,8 +28,8 @@ export {
   isError,
   isNoNewMessages,
   isOther,
-} from './agent/stopReason.js';
-export type { StopReason, StopReasonOf, StopCause } from './agent/stopReason.js';
+} from './events/stopReason.js';
+export type { StopReason, StopReasonOf, StopCause } from './events/stopReason.js';
 
 export { AgentlogError, isAgentlogError } from './errors/agentlogError.js';
 export { AgentError } from './errors/agentError.js';
@@ -36,8 +51,8 @@ export type {
 export { initialState } from './events/agentState.js';
 export { evolve } from './events/evolve.js';
 export { checkEvent } from './events/checkEvent.js';
-export { decodeEvent, upcasters } from './events/decodeEvent.js';
-export type { Upcaster } from './events/decodeEvent.js';
+export { decodeEvent, createEventDecoder, defaultUpcasters } from './events/decodeEvent.js';
+export type { Upcaster, UpcasterStep, UpcasterTable } from './events/decodeEvent.js';
 export { foldEvents, foldStream } from './events/foldEvents.js';
 
 export type {

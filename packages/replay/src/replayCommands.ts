@@ -48,7 +48,12 @@ export function commandFor(event: AgentEvent): ReplayCommand | undefined {
     case 'SummaryAdded':
       return { label: 'addSummary(…)', run: (agent) => agent.addSummary(event.data.text) };
     case 'AgentStopped':
-      if (event.data.cause !== 'stoppedByCaller' || event.data.reason.kind !== 'other')
+      // A stop a hook asked for comes from the replayed hook itself.
+      if (
+        event.data.cause !== 'stoppedByCaller' ||
+        event.data.reason.kind !== 'other' ||
+        event.data.hook !== undefined
+      )
         return undefined;
       return {
         label: `stop(${JSON.stringify(event.data.reason.text)})`,

@@ -9,8 +9,10 @@ import {
 } from '@agentlog/core';
 import { counterIds } from '@agentlog/core/testing';
 import { createReplayModel } from './createReplayModel.js';
-import { recordedInvocations, recordedTool } from './recordedTools.js';
+import { recordedResults } from './recordedResults.js';
 import { commandFor } from './replayCommands.js';
+import { stopInjector } from './stopInjector.js';
+import { upgradeRecording } from './upgradeRecording.js';
 import { structuralDiff } from './structuralDiff.js';
 
 /** Options of {@link replayStream}. */
@@ -42,8 +44,10 @@ export async function replayStream(
   recorded: readonly StreamEvent[],
   options: ReplayOptions,
 ): Promise<ReplayResult> {
-  const events = recorded.map(decodeEvent);
-  foldEvents(events);
+  const decoded = recorded.map(decodeEvent);
+  foldEvents(decoded);
+  // A recording of an older schema is compared in today's order of events.
+  const events = upgradeRecording(recorded, decoded);
   const streamId = options.streamId ?? deriveStreamId(events);
   const store = createInMemoryEventStore();
   const seeded = events[0]?.type === 'StreamForked' ? events[0].data.atRevision + 2 : 0;
@@ -60,20 +64,22 @@ export async function replayStream(
       { expectedRevision: 'noStream' },
     );
   }
-  const model = createReplayModel(recorded, { fromRevision: seeded });
+  const model = createReplayModel(events, { fromRevision: seeded });
+  // A stop the caller asked for while a recorded run was working is asked for again, then.
+  const injector = stopInjector(events, seeded);
   let builder = options
     .agent()
-    .llm(model)
+    .llm(injector.model(model))
     .store(store)
     .streamId(streamId)
     .clock(clockAfter(events))
     .ids(counterIds('replay'))
     .logger({ warn: () => undefined });
   if ((options.tools ?? 'recorded') === 'recorded') {
-    const invocations = recordedInvocations(events.slice(seeded));
-    builder = builder.mapTools((tool) => recordedTool(tool, invocations));
+    builder = builder.serveToolResults(injector.tools(recordedResults(events.slice(seeded))));
   }
   const agent = await builder.build();
+  injector.attach(agent);
   const produced = () => store.readStream(streamId);
   let cursor = seeded;
   while (cursor < events.length) {

@@ -1,21 +1,24 @@
 import type { Observable } from 'rxjs';
+import { decideCommand, type Command } from '../decider/decideCommand.js';
+import { deciderSettings, type DeciderSettings } from '../decider/deciderSettings.js';
+import type { Outcome } from '../decider/recordOutcome.js';
 import { AgentError } from '../errors/agentError.js';
-import { ConcurrencyError } from '../errors/concurrencyError.js';
 import type { AgentEvent, RunMode } from '../events/agentEvent.js';
 import type { AgentState, ToolCallState } from '../events/agentState.js';
-import type { ChatMessage } from '../messages/chatMessage.js';
-import { hasWork } from '../loop/pendingWork.js';
-import type { RequestFingerprinter } from '../loop/requestFingerprint.js';
-import { runAgent } from '../loop/runAgent.js';
-import type { RunScope } from '../loop/runScope.js';
-import { stopAgent } from '../loop/stopAgent.js';
-import type { StreamWriter } from '../loop/streamWriter.js';
-import { ToolContext } from '../loop/toolContext.js';
-import type { AgentConfig } from './agentConfig.js';
-import type { AgentContext } from './agentContext.js';
-import { AgentBuilder } from './agentBuilder.js';
-import type { StopReason } from './stopReason.js';
 import { unansweredCalls } from '../events/stateQueries.js';
+import type { StopReason } from '../events/stopReason.js';
+import type { ChatMessage } from '../messages/chatMessage.js';
+import type { AgentConfig } from '../loop/agentConfig.js';
+import type { AgentContext } from '../loop/agentContext.js';
+import type { AgentHandle } from '../loop/agentHandle.js';
+import { callHooks } from '../loop/callHooks.js';
+import { CallerContext } from '../loop/callerContext.js';
+import { currentHook } from '../loop/hookScope.js';
+import { interpretRun } from '../loop/interpretRun.js';
+import type { RequestFingerprinter } from '../loop/requestFingerprint.js';
+import type { RunScope, ToolRunner } from '../loop/runScope.js';
+import type { StreamWriter } from '../loop/streamWriter.js';
+import { AgentBuilder } from './agentBuilder.js';
 
 /** An open tool call that waits for a person's decision (SPEC HITL-11). */
 export type PendingFeedback = Pick<
@@ -24,21 +27,20 @@ export type PendingFeedback = Pick<
 >;
 
 /**
- * An agent on one event stream. Its state is the fold of that stream (SPEC EVT-1); every command
- * first catches up with events other processes appended, and every change is an appended event.
+ * An agent on one event stream: the façade over the decider and its interpreter. Its state is
+ * the fold of that stream (SPEC EVT-1); every command first catches up with events other
+ * processes appended, is judged by the decider, and changes nothing but by appended events.
  */
-export class Agent {
-  readonly #config: AgentConfig;
-  readonly #writer: StreamWriter;
-  readonly #context: ToolContext;
-  readonly #fingerprints: RequestFingerprinter;
+export class Agent implements AgentHandle {
+  readonly #scope: RunScope;
+  readonly #context: CallerContext;
   /** In-process guard only: another process is fenced by the stream revision (SPEC RES-3). */
   #running = false;
 
   /** Starts a builder with the default `stop` tool (SPEC STOP-1). */
   static builder(): AgentBuilder {
     return new AgentBuilder(
-      (config, writer, fingerprints) => new Agent(config, writer, fingerprints),
+      (config, writer, fingerprints, runTool) => new Agent(config, writer, fingerprints, runTool),
     );
   }
 
@@ -46,27 +48,22 @@ export class Agent {
     config: AgentConfig,
     writer: StreamWriter,
     fingerprints: RequestFingerprinter,
+    runTool: ToolRunner,
   ) {
-    this.#fingerprints = fingerprints;
-    this.#config = config;
-    this.#writer = writer;
-    this.#context = new ToolContext(writer, {
-      deferConsumption: false,
-      beforeCommand: () => this.#catchUpIfIdle(),
-      beforeDecision: async () => {
-        if (!this.#running) await this.#writer.catchUp();
-      },
-    });
+    const settings: DeciderSettings = deciderSettings(config);
+    const inbox: Outcome[] = [];
+    this.#scope = { config, settings, writer, fingerprints, agent: this, runTool, inbox };
+    this.#context = new CallerContext(writer, (command, options) => this.#give(command, options));
   }
 
   /** The id of this agent's stream. */
   get streamId(): string {
-    return this.#writer.streamId;
+    return this.#scope.writer.streamId;
   }
 
   /** The events this agent appends, as they are stored. */
   get events$(): Observable<AgentEvent> {
-    return this.#writer.events$.asObservable();
+    return this.#scope.writer.events$.asObservable();
   }
 
   /** Adds `text` as a user message and runs until the agent stops (SPEC LOOP-1). */
@@ -90,28 +87,41 @@ export class Agent {
   }
 
   /**
-   * Stops the agent with `other(text)` (SPEC STOP-9). From a hook the current step finishes first;
-   * on a stopped agent it does nothing (SPEC STOP-7).
+   * Stops the agent with `other(text)` (SPEC STOP-9). During a run, from a hook or from the
+   * caller, the current step finishes first and the stop lands when it ends; on a stopped agent it
+   * does nothing (SPEC STOP-7).
    */
   async stop(text = 'stopped by the caller'): Promise<void> {
-    await this.#catchUpIfIdle();
-    await stopAgent(this.#scope(), { kind: 'other', text }, 'stoppedByCaller');
+    if (this.#running) {
+      const hook = currentHook();
+      this.#scope.inbox.push({
+        kind: 'stopRequested',
+        text,
+        ...(hook === undefined ? {} : { hook }),
+      });
+      return;
+    }
+    const before = await this.#give({ kind: 'stop', text });
+    const after = this.#scope.writer.state;
+    if (before.status !== 'stopped' && after.status === 'stopped' && after.stopReason) {
+      await callHooks(this.#scope, 'onStop', after.stopReason);
+    }
   }
 
   /** Why the agent stopped; `undefined` while it is pending or running (SPEC STOP-6). */
   stopReason(): StopReason | undefined {
-    const state = this.#writer.state;
+    const state = this.#scope.writer.state;
     return state.status === 'stopped' ? state.stopReason : undefined;
   }
 
   /** The fold of the stream as this agent last saw it. */
   state(): AgentState {
-    return this.#writer.state;
+    return this.#scope.writer.state;
   }
 
   /** The whole history, summaries included. */
   history(): readonly ChatMessage[] {
-    return this.#writer.state.history;
+    return this.#scope.writer.state.history;
   }
 
   /** Feedback and history access for callers (SPEC HITL-3). */
@@ -121,7 +131,7 @@ export class Agent {
 
   /** Every open call that waits for a decision, not only the first (SPEC HITL-11). */
   pendingFeedback(): PendingFeedback[] {
-    return unansweredCalls(this.#writer.state)
+    return unansweredCalls(this.#scope.writer.state)
       .filter((call) => call.status === 'waiting')
       .map(({ toolCall, feedbackPayload, ambiguous, shadowed }) => ({
         toolCall,
@@ -133,69 +143,36 @@ export class Agent {
 
   /** Adds a summary: the model sees nothing before it but system messages (SPEC MSG-4). */
   async addSummary(text: string): Promise<void> {
-    await this.#catchUpIfIdle();
-    await this.#writer.append([{ type: 'SummaryAdded', data: { text } }]);
+    await this.#give({ kind: 'addSummary', text });
   }
 
   async #run(mode: RunMode, input?: string): Promise<void> {
     if (this.#running) {
       throw new AgentError('alreadyRunning', `agent ${this.streamId} is already running`);
     }
-    if (input !== undefined && typeof input !== 'string') {
-      throw new AgentError('invalidConfiguration', `${mode} needs a text, got ${typeof input}`);
-    }
     this.#running = true;
     try {
-      await this.#writer.catchUp();
-      this.#refuseForeignRun();
-      const { systemPrompt, stopOnAssistant } = this.#config;
-      const work = hasWork(this.#writer.state, {
-        systemPrompt: systemPrompt !== undefined,
-        stopOnAssistant,
-      });
-      if (input === undefined && !work) {
-        throw new AgentError(
-          'nothingToRun',
-          `agent ${this.streamId} has nothing to run: no open tool calls, no queued or new messages`,
-        );
-      }
-      await runAgent(this.#scope(), mode, input);
+      await this.#scope.writer.catchUp();
+      await interpretRun(this.#scope, mode, input);
     } finally {
       this.#running = false;
     }
   }
 
   /**
-   * The stream says a run is in progress and it is not ours: another process owns it until its
-   * lease runs out (then it counts as crashed, and resuming applies SPEC TOOL-7).
+   * A caller's command outside the loop: catch up with what others appended (unless this agent's
+   * own run is in progress), let the decider judge it, append what it decides. Resolves with the
+   * state the command was decided on.
    */
-  #refuseForeignRun(): void {
-    const { status, lastEventAt, revision } = this.#writer.state;
-    if (status !== 'running' || lastEventAt === undefined) return;
-    const idleMs = this.#config.clock().getTime() - Date.parse(lastEventAt);
-    // An unreadable time cannot hold a lease; a negative idle time (clocks that disagree) does.
-    if (Number.isNaN(idleMs) || idleMs >= this.#config.runLeaseMs) return;
-    throw new ConcurrencyError(
-      this.streamId,
-      revision,
-      revision,
-      `stream ${this.streamId} has a run in progress in another process (last event at revision ${revision}, ${idleMs} ms ago); it owns the stream until ${this.#config.runLeaseMs} ms after its last event`,
-    );
-  }
-
-  /** Before a caller's command outside a run: see what others appended, and respect their run. */
-  async #catchUpIfIdle(): Promise<void> {
-    if (this.#running) return;
-    await this.#writer.catchUp();
-    this.#refuseForeignRun();
-  }
-
-  #scope(): RunScope {
-    return {
-      agent: this,
-      config: this.#config,
-      writer: this.#writer,
-      fingerprints: this.#fingerprints,
-    };
+  async #give(command: Command, options: { readonly durable?: boolean } = {}): Promise<AgentState> {
+    const { writer, settings, config } = this.#scope;
+    if (!this.#running) await writer.catchUp();
+    const before = writer.state;
+    const events = decideCommand(before, settings, command, {
+      clock: config.clock,
+      ownRun: this.#running,
+    });
+    if (events.length > 0) await writer.append(events, options);
+    return before;
   }
 }

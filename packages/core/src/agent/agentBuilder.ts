@@ -1,18 +1,14 @@
 import { AgentError } from '../errors/agentError.js';
-import { foldOfStream } from '../loop/foldCache.js';
-import { RequestFingerprinter } from '../loop/requestFingerprint.js';
-import { StreamWriter } from '../loop/streamWriter.js';
 import type { ChatCompletion } from '../ports/chatCompletion.js';
 import type { EventStore } from '../ports/eventStore.js';
-import { createInMemoryEventStore } from '../store/inMemoryEventStore.js';
 import { stopTool } from '../tools/stopTool.js';
 import { uuidV7 } from '../support/uuidV7.js';
 import type { Tool } from '../tools/tool.js';
 import type { Agent } from './agent.js';
-import type { AgentConfig } from './agentConfig.js';
-import type { HookKind, HookRegistry, Hooks, Logger } from './hooks.js';
+import type { HookKind, Hooks, Logger } from '../loop/hooks.js';
+import type { ToolRunner } from '../loop/runScope.js';
+import { assembleAgent, type AgentBlueprint, type CreateAgent } from './assembleAgent.js';
 
-const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 const consoleLogger: Logger = {
   warn: (message, details) => console.warn(`[agentlog] ${message}`, details ?? ''),
 };
@@ -37,6 +33,7 @@ export class AgentBuilder {
   #clock: () => Date = () => new Date();
   #ids: () => string = uuidV7;
   #logger: Logger = consoleLogger;
+  #toolRunner: ToolRunner | undefined;
   readonly #hooks: { [K in HookKind]: Hooks[K][] } = {
     beforeAll: [],
     onStart: [],
@@ -49,13 +46,7 @@ export class AgentBuilder {
     onStop: [],
   };
 
-  constructor(
-    private readonly create: (
-      config: AgentConfig,
-      writer: StreamWriter,
-      fingerprints: RequestFingerprinter,
-    ) => Agent,
-  ) {}
+  constructor(private readonly create: CreateAgent) {}
 
   /** The model the agent asks (a `ChatCompletion`). Required. */
   llm(model: ChatCompletion): this {
@@ -98,6 +89,15 @@ export class AgentBuilder {
    */
   mapTools(map: (tool: Tool) => Tool): this {
     this.#toolMappers = [...this.#toolMappers, map];
+    return this;
+  }
+
+  /**
+   * Gets every tool's own result from `runner` instead of running the tool: how a replay serves
+   * the recorded results (SPEC RPL-5). Hooks still run on them.
+   */
+  serveToolResults(runner: ToolRunner): this {
+    this.#toolRunner = runner;
     return this;
   }
 
@@ -199,56 +199,26 @@ export class AgentBuilder {
   }
 
   /** Checks the configuration, folds the stream if it exists (SPEC RES-1) and returns the agent. */
-  async build(): Promise<Agent> {
-    const model = this.#model;
-    if (model === undefined || typeof model.complete !== 'function') {
-      throw new AgentError(
-        'invalidConfiguration',
-        'the agent needs a model: call llm(model) before build()',
-      );
-    }
-    const tools = checkTools(
-      this.#tools.map((tool) => this.#toolMappers.reduce((mapped, map) => map(mapped), tool)),
-    );
-    for (const [name, value] of [
-      ['limit', this.#limit],
-      ['toolRetryLimit', this.#toolRetryLimit],
-    ] as const) {
-      if (value !== undefined && (!Number.isInteger(value) || value < 0)) {
-        throw new AgentError(
-          'invalidConfiguration',
-          `${name} must be a whole number of 0 or more, got ${value}`,
-        );
-      }
-    }
-    const store = this.#store ?? createInMemoryEventStore();
-    const streamId = this.#streamId ?? `agent-${this.#ids()}`;
-    const { state, fingerprints } = await foldOfStream(store, streamId, (message) =>
-      this.#logger.warn(message, { streamId }),
-    );
-    const hooks: HookRegistry = Object.fromEntries(
-      Object.entries(this.#hooks).map(([kind, list]) => [kind, [...list]]),
-    ) as unknown as HookRegistry;
-    const config: AgentConfig = {
-      model,
-      ...(this.#systemPrompt === undefined ? {} : { systemPrompt: this.#systemPrompt }),
-      tools,
-      ...(this.#limit === undefined ? {} : { limit: this.#limit }),
+  build(): Promise<Agent> {
+    const blueprint: AgentBlueprint = {
+      model: this.#model,
+      systemPrompt: this.#systemPrompt,
+      tools: this.#tools.map((tool) =>
+        this.#toolMappers.reduce((mapped, map) => map(mapped), tool),
+      ),
+      limit: this.#limit,
       toolRetryLimit: this.#toolRetryLimit,
       stopOnAssistant: this.#stopOnAssistant,
       runLeaseMs: this.#runLeaseMs,
-      store,
-      streamId,
+      store: this.#store,
+      streamId: this.#streamId,
       clock: this.#clock,
       ids: this.#ids,
-      hooks,
       logger: this.#logger,
+      hooks: this.#hooks,
+      toolRunner: this.#toolRunner,
     };
-    return this.create(
-      config,
-      new StreamWriter(store, streamId, this.#clock, this.#ids, state),
-      new RequestFingerprinter(fingerprints),
-    );
+    return assembleAgent(blueprint, this.create);
   }
 
   #hook<K extends HookKind>(kind: K, hook: Hooks[K]): this {
@@ -258,28 +228,4 @@ export class AgentBuilder {
     (this.#hooks[kind] as Hooks[K][]).push(hook);
     return this;
   }
-}
-
-function checkTools(tools: readonly Tool[]): Map<string, Tool> {
-  const byName = new Map<string, Tool>();
-  for (const tool of tools) {
-    const name = tool?.name;
-    const invalid = (problem: string): AgentError =>
-      new AgentError('invalidConfiguration', `tool ${String(name)}: ${problem}`);
-    if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
-      throw invalid('a tool name is 1 to 64 letters, digits, _ or -');
-    }
-    if (byName.has(name)) throw invalid('two tools have this name; give each tool its own name');
-    if (typeof tool.invoke !== 'function' || typeof tool.spec !== 'function') {
-      throw invalid('a tool needs spec() and invoke(context, toolCall)');
-    }
-    const spec = tool.spec();
-    if (spec.name !== name) throw invalid(`its spec is named ${spec.name}`);
-    const parameters = spec.parameters as { type?: unknown } | null;
-    if (parameters === null || typeof parameters !== 'object' || parameters.type !== 'object') {
-      throw invalid('its parameters must be a JSON schema of type object');
-    }
-    byName.set(name, tool);
-  }
-  return byName;
 }

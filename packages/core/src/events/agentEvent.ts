@@ -4,7 +4,23 @@ import type { ToolFeedback } from '../messages/toolFeedback.js';
 import type { ToolOutput } from '../messages/toolOutput.js';
 import type { CompletionResponse } from '../ports/chatCompletion.js';
 import type { EventMetadata } from '../ports/eventStore.js';
-import type { StopCause, StopReason } from '../agent/stopReason.js';
+import type { StopCause, StopReason } from './stopReason.js';
+
+/** Every hook kind (SPEC LOOP-9), listed once: `HookKind` and the check of a stop's `hook` derive from it. */
+export const HOOK_KINDS = [
+  'beforeAll',
+  'onStart',
+  'beforeCompletion',
+  'afterCompletion',
+  'beforeTool',
+  'afterTool',
+  'afterEach',
+  'onNewMessage',
+  'onStop',
+] as const;
+
+/** The name of a hook kind. */
+export type HookKind = (typeof HOOK_KINDS)[number];
 import type { JsonValue } from '../support/json.js';
 
 /** One event of the stream: `{ type, data, metadata }`, plain JSON throughout (SPEC EVT-2). */
@@ -15,7 +31,18 @@ export interface DomainEvent<T extends string, D> {
 }
 
 /** Which command started a run. */
-export type RunMode = 'query' | 'queryOnce' | 'run' | 'runOnce';
+export type RunMode = (typeof RUN_MODES)[number];
+
+/** Every run mode, listed once: the type above and the check of stored events derive from it. */
+export const RUN_MODES = ['query', 'queryOnce', 'run', 'runOnce'] as const;
+
+/**
+ * A tool's own result before `afterTool`/`onNewMessage` hooks, as recorded (SPEC RPL-5): what it
+ * returned, or the error text it threw.
+ */
+export type RawToolResult =
+  | { readonly ok: true; readonly output: ToolOutput }
+  | { readonly ok: false; readonly error: string };
 
 /** The system prompt entered the history (once, on the agent's first run). */
 export type SystemPromptAdded = DomainEvent<'SystemPromptAdded', { readonly text: string }>;
@@ -45,14 +72,18 @@ export type ToolCallStarted = DomainEvent<
   'ToolCallStarted',
   { readonly toolCall: ToolCall; readonly idempotencyKey: string }
 >;
-/** A tool call's output entered the history. */
+/**
+ * A tool call's output entered the history, as hooks left it. `raw` is the tool's own result,
+ * present only when hooks changed it (SPEC RPL-5).
+ */
 export type ToolCallCompleted = DomainEvent<
   'ToolCallCompleted',
-  { readonly toolCallId: string; readonly output: ToolOutput }
+  { readonly toolCallId: string; readonly output: ToolOutput; readonly raw?: RawToolResult }
 >;
 /**
  * A tool call failed; its error text entered the history as a `fail` output (or `output`, when
  * an `onNewMessage` hook replaced it). `failureCount` counts failures of the same name + args.
+ * `raw` is the tool's own result, present only when hooks changed it (SPEC RPL-5).
  */
 export type ToolCallFailed = DomainEvent<
   'ToolCallFailed',
@@ -61,15 +92,22 @@ export type ToolCallFailed = DomainEvent<
     readonly error: string;
     readonly failureCount: number;
     readonly output?: ToolOutput;
+    readonly raw?: RawToolResult;
   }
 >;
 /**
  * A tool call asked for a person's decision and stays open. `ambiguous` marks a request the loop
- * made itself for a call that was started but never answered before a crash (SPEC TOOL-7).
+ * made itself for a call that was started but never answered before a crash (SPEC TOOL-7). `raw`
+ * is the tool's own result, present only when hooks changed it (SPEC RPL-5).
  */
 export type FeedbackRequested = DomainEvent<
   'FeedbackRequested',
-  { readonly toolCall: ToolCall; readonly payload?: JsonValue; readonly ambiguous?: boolean }
+  {
+    readonly toolCall: ToolCall;
+    readonly payload?: JsonValue;
+    readonly ambiguous?: boolean;
+    readonly raw?: RawToolResult;
+  }
 >;
 /** A person decided on an open tool call; `by` and `note` say who and why (SPEC HITL-10). */
 export type FeedbackReceived = DomainEvent<
@@ -83,10 +121,10 @@ export type FeedbackReceived = DomainEvent<
 >;
 /** A tool read a decision; it applies to that one invocation (SPEC HITL-3). */
 export type FeedbackConsumed = DomainEvent<'FeedbackConsumed', { readonly toolCallId: string }>;
-/** The run ended; `cause` says exactly why (SPEC LOOP-6). */
+/** The run ended; `cause` says exactly why (SPEC LOOP-6); `hook` names the hook that asked for it. */
 export type AgentStopped = DomainEvent<
   'AgentStopped',
-  { readonly reason: StopReason; readonly cause: StopCause }
+  { readonly reason: StopReason; readonly cause: StopCause; readonly hook?: HookKind }
 >;
 /** Something the auditor should see, such as an approval shadowed by a sibling (SPEC HITL-5). */
 export type WarningRecorded = DomainEvent<
@@ -129,5 +167,9 @@ export type PendingEvent = {
   [T in AgentEventType]: { readonly type: T; readonly data: EventData<T> };
 }[AgentEventType];
 
-/** The schema version written into new events (SPEC EVT-5). */
-export const CURRENT_SCHEMA_VERSION = 1;
+/**
+ * The schema version written into new events (SPEC EVT-5). Older stored versions are upgraded on
+ * read by the upcasters in `upcasters.ts`. Version 2 added `raw` to ToolCallCompleted,
+ * ToolCallFailed and FeedbackRequested, and `hook` to AgentStopped.
+ */
+export const CURRENT_SCHEMA_VERSION = 2;

@@ -1,4 +1,4 @@
-import type { StopCause, StopReason } from '../agent/stopReason.js';
+import type { StopCause, StopReason } from './stopReason.js';
 import type { ChatMessage } from '../messages/chatMessage.js';
 import type { ToolCall } from '../messages/toolCall.js';
 import type { ToolFeedback } from '../messages/toolFeedback.js';

@@ -1,7 +1,8 @@
-import { STOP_CAUSES } from '../agent/stopReason.js';
+import { STOP_CAUSES } from './stopReason.js';
 import {
   arrayOf,
   boolean,
+  flagged,
   integer,
   json,
   number,
@@ -11,14 +12,18 @@ import {
   string,
   tagged,
   type Check,
+  type Checked,
+  type SameShape,
 } from '../support/checks.js';
-import type { AgentEventType, EventData } from './agentEvent.js';
+import { HOOK_KINDS, RUN_MODES, type AgentEventType, type EventData } from './agentEvent.js';
 
 // The shapes of stored event data, checked when a stream is read (SPEC EVT-4). Hand-written
 // checks, not zod: they walk a parsed event without rebuilding it, so decoding costs about what
-// JSON.parse does. The TypeScript types in agentEvent.ts are the contract; `eventDataSchemas`
-// below must check every one of them (the compiler holds it to that).
+// JSON.parse does. The TypeScript types in agentEvent.ts are the contract; each check below must
+// guarantee exactly its event's type, no field more or less (`ExactChecks` holds it to that).
 
+// Literal lists whose types live in files of their own (tool output kinds, feedback kinds, the
+// assistant role) are repeated here; `ExactChecks` fails the build when either side drifts.
 const toolCall = object({ id: string, name: string, args: optional(string) });
 const payload = optional(json);
 const toolOutput = tagged('kind', {
@@ -37,16 +42,13 @@ const stopReason = tagged('kind', {
   noNewMessages: object({}),
   other: object({ text: string }),
 });
+const rawToolResult = flagged('ok', object({ output: toolOutput }), object({ error: string }));
 const usage = object({ promptTokens: number, completionTokens: number, totalTokens: number });
 const text = object({ text: string });
 
-/** The data check of every event type; a type missing here is unknown. */
-export const eventDataSchemas: { readonly [T in AgentEventType]: Check<EventData<T>> } = {
+const checks = {
   SystemPromptAdded: text,
-  RunStarted: object({
-    mode: oneOf(['query', 'queryOnce', 'run', 'runOnce']),
-    input: optional(string),
-  }),
+  RunStarted: object({ mode: oneOf(RUN_MODES), input: optional(string) }),
   UserMessageQueued: text,
   UserMessageAdded: text,
   SummaryAdded: text,
@@ -67,14 +69,24 @@ export const eventDataSchemas: { readonly [T in AgentEventType]: Check<EventData
     }),
   }),
   ToolCallStarted: object({ toolCall, idempotencyKey: string }),
-  ToolCallCompleted: object({ toolCallId: string, output: toolOutput }),
+  ToolCallCompleted: object({
+    toolCallId: string,
+    output: toolOutput,
+    raw: optional(rawToolResult),
+  }),
   ToolCallFailed: object({
     toolCallId: string,
     error: string,
     failureCount: integer(1),
     output: optional(toolOutput),
+    raw: optional(rawToolResult),
   }),
-  FeedbackRequested: object({ toolCall, payload, ambiguous: optional(boolean) }),
+  FeedbackRequested: object({
+    toolCall,
+    payload,
+    ambiguous: optional(boolean),
+    raw: optional(rawToolResult),
+  }),
   FeedbackReceived: object({
     toolCallId: string,
     feedback: object({ kind: oneOf(['approved', 'refused']), payload }),
@@ -82,7 +94,32 @@ export const eventDataSchemas: { readonly [T in AgentEventType]: Check<EventData
     note: optional(string),
   }),
   FeedbackConsumed: object({ toolCallId: string }),
-  AgentStopped: object({ reason: stopReason, cause: oneOf(STOP_CAUSES) }),
+  AgentStopped: object({
+    reason: stopReason,
+    cause: oneOf(STOP_CAUSES),
+    hook: optional(oneOf(HOOK_KINDS)),
+  }),
   WarningRecorded: object({ code: string, message: string, toolCallId: optional(string) }),
   StreamForked: object({ fromStream: string, atRevision: integer(-1) }),
-};
+} satisfies { readonly [T in AgentEventType]: Check<EventData<T>> };
+
+// `Check<EventData<T>>` alone only asks that what a check guarantees be assignable to the event's
+// data: a check that misses an optional field, or checks a field the type lacks, still passes.
+// So each check's guarantee is also compared with its event's type, both ways.
+
+/** The event types whose check and TypeScript type differ; `never` when every one matches. */
+type Mismatched = {
+  [T in AgentEventType]: SameShape<Checked<(typeof checks)[T]>, EventData<T>> extends true
+    ? never
+    : T;
+}[AgentEventType];
+
+/** The type of the table when every check matches its type; otherwise names the mismatches. */
+type ExactChecks = [Mismatched] extends [never]
+  ? { readonly [T in AgentEventType]: Check<EventData<T>> }
+  : { readonly [T in AgentEventType]: Check<EventData<T>> } & {
+      readonly checkAndTypeDifferFor: Mismatched;
+    };
+
+/** The data check of every event type; a type missing here is unknown. */
+export const eventDataSchemas: ExactChecks = checks;

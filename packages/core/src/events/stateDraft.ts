@@ -1,4 +1,4 @@
-import type { StopCause, StopReason } from '../agent/stopReason.js';
+import type { StopCause, StopReason } from './stopReason.js';
 import type { ChatMessage } from '../messages/chatMessage.js';
 import { emptyLog, logSlice, logPush, type LogView } from '../support/appendLog.js';
 import { emptyMap, mapEntries, mapSet, type MapView } from '../support/versionedMap.js';

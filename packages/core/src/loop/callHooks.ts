@@ -1,6 +1,7 @@
-import type { HookKind, Hooks } from '../agent/hooks.js';
+import type { HookKind, Hooks } from './hooks.js';
 import { AgentError } from '../errors/agentError.js';
 import { isAgentlogError } from '../errors/agentlogError.js';
+import { inHook } from './hookScope.js';
 import type { RunScope } from './runScope.js';
 
 type Rest<K extends HookKind> = Parameters<Hooks[K]> extends [unknown, ...infer R] ? R : never;
@@ -104,8 +105,15 @@ function describe(value: unknown): string {
 
 async function guarded(kind: HookKind, run: () => unknown): Promise<unknown> {
   try {
-    return await run();
+    return await inHook(kind, run);
   } catch (error) {
+    if (isAgentlogError(error) && error.code === 'alreadyRunning') {
+      throw new AgentError(
+        'hookFailed',
+        `a ${kind} hook started a run of its own agent, which is running: a hook may ask for a stop, not start a run (${error.message})`,
+        { cause: error },
+      );
+    }
     if (isAgentlogError(error)) throw error;
     const message = error instanceof Error ? error.message : String(error);
     throw new AgentError('hookFailed', `a ${kind} hook failed: ${message}`, { cause: error });

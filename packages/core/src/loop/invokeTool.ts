@@ -1,10 +1,10 @@
-import type { ToolResult } from '../agent/hooks.js';
+import type { ToolResult } from './hooks.js';
 import { ToolError } from '../errors/toolError.js';
 import type { ToolCall } from '../messages/toolCall.js';
 import { ToolOutput } from '../messages/toolOutput.js';
 import { findNonJson } from '../support/json.js';
 import type { Tool } from '../tools/tool.js';
-import type { ToolContext } from './toolContext.js';
+import type { AgentContext } from './agentContext.js';
 
 const outputKinds = new Set(['text', 'fail', 'stop', 'agentFailed', 'feedbackRequired']);
 
@@ -14,7 +14,7 @@ const outputKinds = new Set(['text', 'fail', 'stop', 'agentFailed', 'feedbackReq
  */
 export async function invokeTool(
   tool: Tool | undefined,
-  context: ToolContext,
+  context: AgentContext,
   toolCall: ToolCall,
 ): Promise<ToolResult> {
   if (tool === undefined) return { ok: false, error: ToolError.unknownTool(toolCall.name) };

@@ -23,9 +23,14 @@ import { findNonJson, parsedCopy } from '../support/json.js';
  */
 export class StreamWriter {
   readonly events$ = new Subject<AgentEvent>();
+  /** What the store holds, as far as this writer knows. */
+  #committed: AgentState;
+  /** `#committed` plus the deferred events, folded as they were deferred. */
   #state: AgentState;
   #queue: Promise<unknown> = Promise.resolve();
   #deferred: Draft[] = [];
+  /** The deferred drafts as folded into `#state`, with their revisions. */
+  #deferredEvents: AgentEvent[] = [];
   #inFlight = 0;
 
   constructor(
@@ -35,61 +40,80 @@ export class StreamWriter {
     private readonly ids: () => string,
     state: AgentState,
   ) {
+    this.#committed = state;
     this.#state = state;
   }
 
-  /** The fold of every event appended or read so far. */
+  /** The fold of every event appended or read so far, and of the events held back to go with the next append. */
   get state(): AgentState {
     return this.#state;
   }
 
+  /** The fold of the events stored so far. */
+  get committed(): AgentState {
+    return this.#committed;
+  }
+
   /**
-   * Appends the events as one atomic write and resolves with them as stored. Events that were
-   * deferred go first, in the same write.
+   * Appends the events, after the deferred ones, as one atomic write, and resolves with them as
+   * stored.
    */
   append(
     pending: readonly PendingEvent[],
     options: { readonly durable?: boolean } = {},
   ): Promise<AgentEvent[]> {
-    return this.#serialised(() => this.#append(pending, options.durable === true));
+    this.defer(pending);
+    return this.#serialised(() => this.#append(options.durable === true));
   }
 
   /**
    * Holds events back so that the next `append` writes them with its own, in one commit: how a
-   * step's events go in as few appends as the rules allow. Ids and times are drawn now, in the
-   * order the loop reached them. `flush()` writes whatever is held.
+   * step's events go in as few appends as the rules allow. They are stamped, checked against the
+   * state and folded now (SPEC EVT-4), so `state` shows them at once; an invalid one throws here
+   * and nothing of it is kept.
    */
   defer(pending: readonly PendingEvent[]): void {
-    for (const event of pending) this.#deferred.push(this.#draft(event));
-  }
-
-  /** The status the state will have once the deferred events are written. */
-  statusAfterDeferred(): AgentState['status'] {
-    for (let index = this.#deferred.length - 1; index >= 0; index -= 1) {
-      const type = this.#deferred[index]?.type;
-      if (type === 'AgentStopped') return 'stopped';
-      if (type === 'RunStarted') return 'running';
-    }
-    return this.#state.status;
+    if (pending.length === 0) return;
+    const drafts = pending.map((event) => this.#draft(event));
+    const { state, events } = foldDrafts(this.#state, drafts);
+    this.#state = state;
+    this.#deferred.push(...drafts);
+    this.#deferredEvents.push(...events);
   }
 
   /** Appends the deferred events, if any, on their own. */
-  flush(): Promise<AgentEvent[]> {
+  flush(options: { readonly durable?: boolean } = {}): Promise<AgentEvent[]> {
     // Nothing held back and nothing in flight: no write, and no trip through the queue.
     if (this.#deferred.length === 0 && this.#inFlight === 0) return Promise.resolve([]);
-    return this.append([]);
+    return this.append([], options);
+  }
+
+  /** Drops the deferred events: the run that deferred them failed before it could write them. */
+  discardDeferred(): void {
+    this.#deferred = [];
+    this.#deferredEvents = [];
+    this.#state = this.#committed;
+  }
+
+  /** After `#committed` moved under the deferred events: fold them again on top of it. */
+  #refoldDeferred(): void {
+    const { state, events } = foldDrafts(this.#committed, this.#deferred);
+    this.#state = state;
+    this.#deferredEvents = events;
   }
 
   /** Folds whatever other writers appended since this writer's last revision. */
   catchUp(): Promise<void> {
     return this.#serialised(async () => {
       const stored = await this.store.readStream(this.streamId, {
-        fromRevision: this.#state.revision + 1,
+        fromRevision: this.#committed.revision + 1,
       });
-      this.#state = foldStream(stored, this.#state).state;
+      if (stored.length === 0) return;
+      this.#committed = foldStream(stored, this.#committed).state;
+      this.#refoldDeferred();
       const last = stored.at(-1);
       if (last !== undefined)
-        rememberFold(this.store, this.streamId, this.#state, last.metadata.eventId);
+        rememberFold(this.store, this.streamId, this.#committed, last.metadata.eventId);
     });
   }
 
@@ -117,13 +141,15 @@ export class StreamWriter {
     return { type: event.type, data, metadata };
   }
 
-  async #append(pending: readonly PendingEvent[], durable: boolean): Promise<AgentEvent[]> {
-    // Ids and times are drawn once, so a retried append stores the very same events.
-    const drafts = [...this.#deferred.splice(0), ...pending.map((event) => this.#draft(event))];
+  async #append(durable: boolean): Promise<AgentEvent[]> {
+    // Ids and times were drawn once, so a retried append stores the very same events.
+    const drafts = this.#deferred.splice(0);
     if (drafts.length === 0) return [];
-    let base = this.#state;
+    // Folded when they were deferred, on top of what is stored: no second fold unless rebased.
+    let folded = { state: this.#state, events: this.#deferredEvents.splice(0) };
+    let base = this.#committed;
     for (let attempt = 0; ; attempt += 1) {
-      const { state, events } = foldDrafts(base, drafts);
+      const { state, events } = folded;
       try {
         const { nextExpectedRevision } = await this.store.appendToStream(this.streamId, drafts, {
           expectedRevision: base.revision === -1 ? 'noStream' : base.revision,
@@ -137,17 +163,33 @@ export class StreamWriter {
               'an event id was already stored, so the ids generator must give unique ids',
           );
         }
-        this.#state = state;
+        this.#committed = state;
+        // Events deferred while this append was in flight were folded on top of it already,
+        // unless a rebase moved what they sit on.
+        if (this.#deferred.length === 0) this.#state = state;
+        else if (attempt > 0) this.#refoldDeferred();
         const last = events.at(-1);
         if (last !== undefined)
           rememberFold(this.store, this.streamId, state, last.metadata.eventId);
         if (this.events$.observed) for (const event of events) this.events$.next(event);
         return events;
       } catch (error) {
-        if (!(error instanceof ConcurrencyError) || attempt > 0) throw error;
-        const rebased = await this.#rebase(base);
-        if (rebased === undefined) throw error;
+        const rebased =
+          error instanceof ConcurrencyError && attempt === 0 ? await this.#rebase(base) : undefined;
+        if (rebased === undefined) {
+          // Nothing of it was stored: what was held back with it is dropped too.
+          if (attempt > 0) this.#committed = base;
+          this.discardDeferred();
+          throw error;
+        }
         base = rebased;
+        try {
+          folded = foldDrafts(base, drafts);
+        } catch (invalid) {
+          this.#committed = rebased;
+          this.discardDeferred();
+          throw invalid;
+        }
       }
     }
   }
@@ -161,9 +203,7 @@ export class StreamWriter {
     if (foreign.length === 0 || !foreign.every((event) => rebaseable.has(event.type))) {
       return undefined;
     }
-    const rebased = foldStream(foreign, base).state;
-    this.#state = rebased;
-    return rebased;
+    return foldStream(foreign, base).state;
   }
 }
 

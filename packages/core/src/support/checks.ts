@@ -129,3 +129,41 @@ export function tagged<K extends string, const V extends Record<string, Check<ob
     return variant(value, path);
   };
 }
+
+/**
+ * One of two object shapes, told apart by the boolean in `key` (`tagged` takes strings only):
+ * `ifTrue` applies when it is `true`, `ifFalse` when it is `false`.
+ */
+export function flagged<K extends string, T extends object, F extends object>(
+  key: K,
+  ifTrue: Check<T>,
+  ifFalse: Check<F>,
+): Check<(T & { readonly [P in K]: true }) | (F & { readonly [P in K]: false })> {
+  return (value, path) => {
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+      return at(path, `expected an object, got ${got(value)}`);
+    const flag = (value as Record<string, unknown>)[key];
+    if (flag === true) return ifTrue(value, path);
+    if (flag === false) return ifFalse(value, path);
+    return at(path === '' ? key : `${path}.${key}`, `expected a boolean, got ${got(flag)}`);
+  };
+}
+
+/**
+ * `T` with intersections flattened, all the way down, so that two ways of writing one shape
+ * compare equal; `readonly` and `?` are kept, so a difference in them still shows. A part that is
+ * `JsonValue` stays as it is (it is recursive).
+ */
+export type Flat<T> = [T] extends [JsonValue]
+  ? [JsonValue] extends [T]
+    ? T
+    : FlatEach<T>
+  : FlatEach<T>;
+type FlatEach<T> = T extends object ? { [K in keyof T]: Flat<T[K]> } : T;
+
+/**
+ * `true` when `A` and `B` are the same type once flattened: each has every field of the other,
+ * with the same type, `readonly` and `?`. Ties a TypeScript type to the check written for it.
+ */
+export type SameShape<A, B> =
+  (<G>() => G extends Flat<A> ? 1 : 2) extends <G>() => G extends Flat<B> ? 1 : 2 ? true : false;

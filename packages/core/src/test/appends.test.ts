@@ -50,20 +50,25 @@ const refund = tool({
 });
 
 describe('commits of a step', () => {
-  it('LOOP-2 LOOP-4 TOOL-7 a run starts in one commit, and a step is two: the answer with the starts of its calls, then each outcome', async () => {
+  it('LOOP-2 LOOP-4 TOOL-7 a run starts in one commit, a step with tools is two (the answer with the starts, then every outcome), the last answer goes in with the stop', async () => {
     const { store, commits } = recordingStore();
     const { agent } = await testAgent(
-      [toolCallResponse([{ name: 'lookup', id: 'c1' }]), { message: 'done', toolCalls: [] }],
+      [
+        toolCallResponse([
+          { name: 'lookup', id: 'c1' },
+          { name: 'lookup', id: 'c2' },
+        ]),
+        { message: 'done', toolCalls: [] },
+      ],
       (builder) => builder.tools([lookup]),
       { store },
     );
     await agent.query('go');
     expect(commits.map((commit) => commit.types)).toEqual([
       ['RunStarted', 'UserMessageQueued', 'UserMessageAdded'],
-      ['ModelResponded', 'AssistantMessageAdded', 'ToolCallStarted'],
-      ['ToolCallCompleted'],
-      ['ModelResponded', 'AssistantMessageAdded'],
-      ['AgentStopped'],
+      ['ModelResponded', 'AssistantMessageAdded', 'ToolCallStarted', 'ToolCallStarted'],
+      ['ToolCallCompleted', 'ToolCallCompleted'],
+      ['ModelResponded', 'AssistantMessageAdded', 'AgentStopped'],
     ]);
   });
 

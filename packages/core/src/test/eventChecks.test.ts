@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { CURRENT_SCHEMA_VERSION } from '../events/agentEvent.js';
 import { decodeEvent } from '../events/decodeEvent.js';
 import type { StreamEvent } from '../ports/eventStore.js';
 
 const stored = (type: string, data: unknown): StreamEvent => ({
   type,
   data,
-  metadata: { eventId: 'e', at: '2026-01-01T00:00:00.000Z', revision: 4, schemaVersion: 1 },
+  metadata: {
+    eventId: 'e',
+    at: '2026-01-01T00:00:00.000Z',
+    revision: 4,
+    schemaVersion: CURRENT_SCHEMA_VERSION,
+  },
 });
 
 describe('the checks of stored event data', () => {
@@ -36,6 +42,27 @@ describe('the checks of stored event data', () => {
         'cause: expected one of toolRequestedStop',
       ],
       [stored('RunStarted', null), 'data: expected an object, got null'],
+      [
+        stored('ToolCallCompleted', {
+          toolCallId: 'c',
+          output: { kind: 'text', text: 'hooked' },
+          raw: { ok: 'yes' },
+        }),
+        'raw.ok: expected a boolean, got string',
+      ],
+      [
+        stored('ToolCallFailed', {
+          toolCallId: 'c',
+          error: 'x',
+          failureCount: 1,
+          raw: { ok: true, output: { kind: 'loud' } },
+        }),
+        'raw.output.kind: expected one of text, fail, stop, agentFailed, feedbackRequired, got "loud"',
+      ],
+      [
+        stored('FeedbackRequested', { toolCall: { id: 'c', name: 't' }, raw: { ok: false } }),
+        'raw.error: expected a string, got undefined',
+      ],
     ];
     for (const [event, problem] of cases) {
       expect(() => decodeEvent(event), problem).toThrow(
@@ -55,5 +82,31 @@ describe('the checks of stored event data', () => {
       toolCallId: 'c',
       output: { kind: 'text', text: 'hi', extra: 1 },
     });
+  });
+
+  it('EVT-4 RPL-5 the raw tool result and the hook of a stop pass the checks', () => {
+    const valid = [
+      stored('ToolCallCompleted', {
+        toolCallId: 'c',
+        output: { kind: 'text', text: 'hooked' },
+        raw: { ok: true, output: { kind: 'text', text: 'own' } },
+      }),
+      stored('ToolCallFailed', {
+        toolCallId: 'c',
+        error: 'hooked',
+        failureCount: 1,
+        raw: { ok: true, output: { kind: 'stop' } },
+      }),
+      stored('FeedbackRequested', {
+        toolCall: { id: 'c', name: 't' },
+        raw: { ok: false, error: 'boom' },
+      }),
+      stored('AgentStopped', {
+        reason: { kind: 'other', text: 'hook' },
+        cause: 'stoppedByCaller',
+        hook: 'beforeTool',
+      }),
+    ];
+    for (const event of valid) expect(decodeEvent(event).data).toBe(event.data);
   });
 });

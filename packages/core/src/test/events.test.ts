@@ -4,7 +4,7 @@ import { Agent } from '../agent/agent.js';
 import { InvalidEventError } from '../errors/invalidEventError.js';
 import { CURRENT_SCHEMA_VERSION, type PendingEvent } from '../events/agentEvent.js';
 import { initialState } from '../events/agentState.js';
-import { decodeEvent, upcasters } from '../events/decodeEvent.js';
+import { createEventDecoder, decodeEvent, defaultUpcasters } from '../events/decodeEvent.js';
 import { evolve } from '../events/evolve.js';
 import { foldStream } from '../events/foldEvents.js';
 import type { StreamEvent } from '../ports/eventStore.js';
@@ -96,7 +96,7 @@ describe('events: the stream is the truth', () => {
       eventId: 'id-0001',
       at: '2026-01-01T00:00:00.000Z',
       revision: 0,
-      schemaVersion: 1,
+      schemaVersion: CURRENT_SCHEMA_VERSION,
     });
     expect(stream.map((e) => e.metadata.revision)).toEqual(stream.map((_e, index) => index));
     expect(stream[1]?.metadata.at).toBe('2026-01-01T00:00:01.000Z');
@@ -275,33 +275,68 @@ describe('events: the stream is the truth', () => {
       metadata: { ...event!.metadata, schemaVersion: CURRENT_SCHEMA_VERSION + 1 },
     };
     expect(() => decodeEvent(newer)).toThrow(
-      /RunStarted at revision 0 is invalid: schema version 2 is newer/,
+      `RunStarted at revision 0 is invalid: schema version ${CURRENT_SCHEMA_VERSION + 1} is newer`,
     );
   });
 
-  it('EVT-5 older versions are upgraded on read by upcasters, and refused when none exists', () => {
+  it('EVT-5 older versions are upgraded on read by the upcasters given to the decoder, and refused when none exists', () => {
     const [event] = stored([{ type: 'UserMessageQueued', data: { text: 'x' } }]);
-    const old = {
+    const legacy = (schemaVersion: number): StreamEvent => ({
       ...event!,
       data: { body: 'legacy text' },
-      metadata: { ...event!.metadata, schemaVersion: 0 },
-    };
-    expect(() => decodeEvent(old)).toThrow(/schema version 0 is not valid/);
-    // Simulate a future version 2 whose v1 data is upgraded by an upcaster.
-    const original = upcasters.UserMessageQueued;
-    upcasters.UserMessageQueued = { 1: (data) => ({ text: (data as { body: string }).body }) };
-    try {
-      const v1 = {
-        ...event!,
-        data: { body: 'legacy text' },
-        metadata: { ...event!.metadata, schemaVersion: 1 },
-      };
-      // With CURRENT_SCHEMA_VERSION at 1 nothing needs upgrading, so the v1 shape must already match.
-      expect(() => decodeEvent(v1)).toThrow(/UserMessageQueued at revision 0 is invalid: text/);
-    } finally {
-      if (original === undefined) delete upcasters.UserMessageQueued;
-      else upcasters.UserMessageQueued = original;
+      metadata: { ...event!.metadata, schemaVersion },
+    });
+    expect(() => decodeEvent(legacy(0))).toThrow(/schema version 0 is not valid/);
+    // A table of its own: version 1 of UserMessageQueued stored `body`, and no type has a step
+    // beyond version 1.
+    const decode = createEventDecoder({
+      1: { UserMessageQueued: (data) => ({ text: (data as { body: string }).body }) },
+    });
+    const upgraded = decode(legacy(1));
+    expect(upgraded.data).toEqual({ text: 'legacy text' });
+    expect(upgraded.metadata.schemaVersion).toBe(CURRENT_SCHEMA_VERSION);
+    // The default table has no such step, so its identity upcaster leaves a shape that fails.
+    expect(() => decodeEvent(legacy(1))).toThrow(
+      /UserMessageQueued at revision 0 is invalid: text/,
+    );
+    // No step for another type, or no step at all: refused, naming the event.
+    const [started] = stored([{ type: 'RunStarted', data: { mode: 'run' } }]);
+    const oldStarted = { ...started!, metadata: { ...started!.metadata, schemaVersion: 1 } };
+    expect(() => decode(oldStarted)).toThrow(
+      'event RunStarted at revision 0 is invalid: no upcaster from schema version 1',
+    );
+    expect(() => createEventDecoder({})(legacy(1))).toThrow(
+      'event UserMessageQueued at revision 0 is invalid: no upcaster from schema version 1',
+    );
+  });
+
+  it('EVT-5 the default upcasters are frozen and step from every version before the current one', () => {
+    expect(Object.isFrozen(defaultUpcasters)).toBe(true);
+    for (let version = 1; version < CURRENT_SCHEMA_VERSION; version += 1) {
+      expect(Object.isFrozen(defaultUpcasters[version])).toBe(true);
+      expect(defaultUpcasters[version]?.['*']).toBeTypeOf('function');
     }
+  });
+
+  it('EVT-5 a version-1 event decodes to the current version with its data unchanged', () => {
+    const v1 = stored([
+      {
+        type: 'ToolCallCompleted',
+        data: { toolCallId: 'c1', output: { kind: 'text', text: 'one' } },
+      },
+      {
+        type: 'AgentStopped',
+        data: { reason: { kind: 'other', text: 'enough' }, cause: 'stoppedByCaller' },
+      },
+    ]).map((event) => ({ ...event, metadata: { ...event.metadata, schemaVersion: 1 } }));
+    const before = JSON.stringify(v1);
+    const decoded = v1.map(decodeEvent);
+    expect(CURRENT_SCHEMA_VERSION).toBe(2);
+    expect(decoded.map((event) => event.metadata.schemaVersion)).toEqual([2, 2]);
+    expect(decoded.map((event) => event.data)).toEqual(v1.map((event) => event.data));
+    expect(decoded[0]?.data).toBe(v1[0]?.data);
+    expect(decoded.map((event) => event.metadata.eventId)).toEqual(['e0', 'e1']);
+    expect(JSON.stringify(v1)).toBe(before);
   });
 
   it('EVT-2 the same commands with a fixed clock and ids give byte-identical streams', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { Agent } from '../agent/agent.js';
+import type { AgentHandle } from '../loop/agentHandle.js';
 import { ToolOutput } from '../messages/toolOutput.js';
 import { tool } from '../tools/createTool.js';
 import { textResponse, toolCallResponse } from '../testing/scriptedModel.js';
@@ -251,7 +251,7 @@ describe('the run loop', () => {
 
   it('LOOP-9 hooks of one kind run in the order they were added and receive the agent first', async () => {
     const seen: string[] = [];
-    let received: Agent | undefined;
+    let received: AgentHandle | undefined;
     const { agent } = await testAgent([textResponse('x')], (b) =>
       b
         .onStart((a) => {

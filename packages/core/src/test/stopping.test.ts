@@ -9,7 +9,7 @@ import {
   isRequestedByTool,
   isToolCallsOverLimit,
   type StopReason,
-} from '../agent/stopReason.js';
+} from '../events/stopReason.js';
 import { ToolOutput } from '../messages/toolOutput.js';
 import type { JsonObject } from '../support/json.js';
 import { AgentCanFail } from '../tools/agentCanFail.js';

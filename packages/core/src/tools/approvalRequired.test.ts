@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentContext } from '../agent/agentContext.js';
+import type { AgentContext } from '../loop/agentContext.js';
 import type { ToolCall } from '../messages/toolCall.js';
 import { ToolFeedback } from '../messages/toolFeedback.js';
 import { ToolOutput } from '../messages/toolOutput.js';

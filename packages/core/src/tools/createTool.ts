@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { AgentContext } from '../agent/agentContext.js';
+import type { AgentContext } from '../loop/agentContext.js';
 import { AgentError } from '../errors/agentError.js';
 import type { ToolOutput } from '../messages/toolOutput.js';
 import type { ToolSpec } from '../ports/chatCompletion.js';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { AgentContext } from '../agent/agentContext.js';
+import type { AgentContext } from '../loop/agentContext.js';
 import { ToolError } from '../errors/toolError.js';
 import type { ToolCall } from '../messages/toolCall.js';
 import { ToolOutput } from '../messages/toolOutput.js';

@@ -1,26 +1,29 @@
+import { recordOutcome, type Outcome } from '../decider/recordOutcome.js';
+import type { RunCursor } from '../decider/runCursor.js';
 import { AgentError } from '../errors/agentError.js';
 import { isAgentlogError } from '../errors/agentlogError.js';
+import { completionMessages, toolCallOf } from '../events/stateQueries.js';
 import type { AssistantMessage, ChatMessage } from '../messages/chatMessage.js';
 import type { CompletionRequest, CompletionResponse, ToolSpec } from '../ports/chatCompletion.js';
 import type { Tool } from '../tools/tool.js';
-import { callHooks, transformWithHooks } from './callHooks.js';
+import { transformWithHooks } from './callHooks.js';
 import { rememberFingerprints } from './foldCache.js';
-import { invokeBatch } from './invokeBatch.js';
+import { takeInbox } from './takeInbox.js';
 import { normalizeResponse } from './normalizeResponse.js';
 import type { RunScope } from './runScope.js';
-import { completionMessages, toolCallOf } from '../events/stateQueries.js';
 
 /**
- * One completion step (SPEC LOOP-4): `beforeCompletion`, the model with the history and every
- * tool spec ordered by name, `ModelResponded`, `afterCompletion`, the assistant message (through
- * `onNewMessage`), the batch of tool calls, `afterEach`.
+ * The model effect of a step (SPEC LOOP-4): what the step holds back is written first, then
+ * `beforeCompletion`, the model with the history and every tool spec ordered by name, the raw
+ * answer recorded, `afterCompletion`, and the assistant message through `onNewMessage`.
  */
-export async function completionStep(scope: RunScope): Promise<void> {
+export async function askModel(scope: RunScope, cursor: RunCursor): Promise<RunCursor> {
   const { writer, config } = scope;
-  const specs = toolSpecs(config.tools);
+  // The run is visible to other processes while the model answers (its lease, SPEC RES-3).
+  await writer.flush();
   const initial: CompletionRequest = {
     messages: completionMessages(writer.state),
-    tools: specs,
+    tools: toolSpecs(config.tools),
   };
   const request = await transformWithHooks(scope, 'beforeCompletion', initial);
   let raw: unknown;
@@ -33,13 +36,11 @@ export async function completionStep(scope: RunScope): Promise<void> {
   }
   const isUsedId = (id: string) => toolCallOf(writer.state, id) !== undefined;
   const response = normalizeResponse(raw, config.ids, isUsedId);
-  // Held back and written with the assistant message and the starts of its calls, in one commit.
-  writer.defer([
-    {
-      type: 'ModelResponded',
-      data: { requestFingerprint: scope.fingerprints.fingerprint(request), response },
-    },
-  ]);
+  let next = record(scope, cursor, {
+    kind: 'modelResponded',
+    requestFingerprint: scope.fingerprints.fingerprint(request),
+    response,
+  });
   // A new agent on this stream in this process goes on hashing from here.
   const progress = scope.fingerprints.snapshot();
   if (progress !== undefined) rememberFingerprints(config.store, writer.streamId, progress);
@@ -53,13 +54,19 @@ export async function completionStep(scope: RunScope): Promise<void> {
       ...(hasText ? { text: final.message } : {}),
       toolCalls: final.toolCalls,
     };
-    const added = await newAssistantMessage(scope, message);
-    writer.defer([{ type: 'AssistantMessageAdded', data: { message: added } }]);
-    if (added.toolCalls.length > 0) await invokeBatch(scope, added.toolCalls, { resuming: false });
+    next = record(scope, next, {
+      kind: 'assistantMessage',
+      message: await newAssistantMessage(scope, message),
+    });
   }
-  // The loop decides on the folded state: nothing of this step may stay held back.
-  await writer.flush();
-  await callHooks(scope, 'afterEach');
+  return next;
+}
+
+function record(scope: RunScope, cursor: RunCursor, outcome: Outcome): RunCursor {
+  const before = takeInbox(scope, cursor);
+  const recorded = recordOutcome(scope.writer.state, scope.settings, before, outcome);
+  scope.writer.defer(recorded.events);
+  return recorded.cursor;
 }
 
 async function newAssistantMessage(

@@ -3,8 +3,9 @@ import type { ToolCall } from '../messages/toolCall.js';
 import type { ToolOutput } from '../messages/toolOutput.js';
 import type { CompletionRequest, CompletionResponse } from '../ports/chatCompletion.js';
 import type { ToolError } from '../errors/toolError.js';
-import type { Agent } from './agent.js';
-import type { StopReason } from './stopReason.js';
+import type { HookKind } from '../events/agentEvent.js';
+import type { AgentHandle } from './agentHandle.js';
+import type { StopReason } from '../events/stopReason.js';
 
 type Awaitable<T> = T | Promise<T>;
 
@@ -14,38 +15,47 @@ export type ToolResult =
   | { readonly ok: false; readonly error: ToolError };
 
 /**
- * The lifecycle hooks (SPEC LOOP-9). Each receives the agent first; hooks of one kind run in the
+ * The lifecycle hooks (SPEC LOOP-9). Each receives a handle of its agent first (stream id, state,
+ * history, context, stop); hooks of one kind run in the
  * order they were added; a hook that returns a value replaces what it was given.
  */
 export interface Hooks {
   /** Once, on the agent's first run, before the system prompt is added. */
-  beforeAll: (agent: Agent) => Awaitable<void>;
+  beforeAll: (agent: AgentHandle) => Awaitable<void>;
   /** At the start of every run, after open calls were resumed and queued texts added. */
-  onStart: (agent: Agent) => Awaitable<void>;
+  onStart: (agent: AgentHandle) => Awaitable<void>;
   /** Before each completion; may return a changed request. */
   beforeCompletion: (
-    agent: Agent,
+    agent: AgentHandle,
     request: CompletionRequest,
   ) => Awaitable<CompletionRequest | void>;
   /** After each completion, once the raw answer is recorded; may return a changed response. */
   afterCompletion: (
-    agent: Agent,
+    agent: AgentHandle,
     response: CompletionResponse,
   ) => Awaitable<CompletionResponse | void>;
   /** Before each tool invocation, in batch order. */
-  beforeTool: (agent: Agent, toolCall: ToolCall) => Awaitable<void>;
+  beforeTool: (agent: AgentHandle, toolCall: ToolCall) => Awaitable<void>;
   /** After each tool invocation, before the agent inspects the output; may replace the result. */
-  afterTool: (agent: Agent, toolCall: ToolCall, result: ToolResult) => Awaitable<ToolResult | void>;
+  afterTool: (
+    agent: AgentHandle,
+    toolCall: ToolCall,
+    result: ToolResult,
+  ) => Awaitable<ToolResult | void>;
   /** After each completion step, once its tools ran. */
-  afterEach: (agent: Agent) => Awaitable<void>;
+  afterEach: (agent: AgentHandle) => Awaitable<void>;
   /** For every assistant message and tool output entering the history; may replace it. */
-  onNewMessage: (agent: Agent, message: ChatMessage) => Awaitable<ChatMessage | void>;
+  onNewMessage: (agent: AgentHandle, message: ChatMessage) => Awaitable<ChatMessage | void>;
   /** When the agent stops, once per run; `error` is set when the run failed. */
-  onStop: (agent: Agent, reason: StopReason, error?: Error) => Awaitable<void>;
+  onStop: (agent: AgentHandle, reason: StopReason, error?: Error) => Awaitable<void>;
 }
 
-/** The name of a hook kind. */
-export type HookKind = keyof Hooks;
+export type { HookKind };
+
+// Every hook kind has a hook signature and every signature a listed kind: the compiler holds it.
+type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const hookKindsAreListed: Exactly<keyof Hooks, HookKind> = true;
+void hookKindsAreListed;
 
 /** The hooks of an agent, by kind, in the order they were added. */
 export type HookRegistry = { readonly [K in HookKind]: readonly Hooks[K][] };

@@ -55,5 +55,6 @@ export const STOP_CAUSES = [
   'limitReached',
   'singleStep',
   'nothingNew',
+  /** The caller's code called stop: `agent.stop(text)`, or a hook (then `AgentStopped.hook` names it). */
   'stoppedByCaller',
 ] as const;

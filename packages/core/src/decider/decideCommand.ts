@@ -1,0 +1,174 @@
+import { AgentError } from '../errors/agentError.js';
+import { ConcurrencyError } from '../errors/concurrencyError.js';
+import type { PendingEvent, RunMode } from '../events/agentEvent.js';
+import type { AgentState } from '../events/agentState.js';
+import { toolCallOf } from '../events/stateQueries.js';
+import type { ToolFeedback } from '../messages/toolFeedback.js';
+import { findNonJson } from '../support/json.js';
+import type { DeciderSettings } from './deciderSettings.js';
+import { callsToResume, hasNewMessages } from './pendingWork.js';
+
+/** A command of the caller (or of a person through the caller), as the decider judges it. */
+export type Command =
+  /** `query`, `queryOnce`, `run` or `runOnce` (SPEC LOOP-1, LOOP-2). */
+  | { readonly kind: 'startRun'; readonly mode: RunMode; readonly input?: string }
+  /** A person's decision on an open call (SPEC HITL-3, HITL-10). */
+  | {
+      readonly kind: 'recordDecision';
+      readonly toolCallId: string;
+      readonly feedback: ToolFeedback;
+      readonly by?: unknown;
+      readonly note?: unknown;
+    }
+  /** The caller read a decision and so consumed it (SPEC HITL-3). */
+  | { readonly kind: 'consumeDecision'; readonly toolCallId: string }
+  /** A stop while no run of this agent is in progress (SPEC STOP-7). */
+  | { readonly kind: 'stop'; readonly text: string }
+  /** A summary (SPEC MSG-4). */
+  | { readonly kind: 'addSummary'; readonly text: string };
+
+/** The injected clock, and whether this agent's own run is in progress in this process. */
+export interface CommandContext {
+  /** Read only when the rule needs the time (the lease of a run in progress). */
+  readonly clock: () => Date;
+  readonly ownRun: boolean;
+}
+
+/**
+ * The events a caller's command appends, or the error it is rejected with: pure and total. It
+ * holds the run lease (a run another process started owns the stream until `runLeaseMs` after its
+ * last event, SPEC RES-3), `nothingToRun`, the checks of a decision, and first stop wins (STOP-7).
+ */
+export function decideCommand(
+  state: AgentState,
+  settings: DeciderSettings,
+  command: Command,
+  context: CommandContext,
+): readonly PendingEvent[] {
+  // A decision may be recorded during another process's run: it is folded in there (rebase).
+  if (!context.ownRun && command.kind !== 'recordDecision') {
+    const foreign = foreignRun(state, settings, context.clock);
+    if (foreign !== undefined) throw foreign;
+  }
+  switch (command.kind) {
+    case 'startRun':
+      return runStart(state, settings, command.mode, command.input);
+    case 'recordDecision':
+      return [decision(state, command)];
+    case 'consumeDecision':
+      return state.feedback[command.toolCallId] === undefined
+        ? []
+        : [{ type: 'FeedbackConsumed', data: { toolCallId: command.toolCallId } }];
+    case 'stop':
+      if (state.status === 'stopped') return [];
+      return [
+        {
+          type: 'AgentStopped',
+          data: { reason: { kind: 'other', text: command.text }, cause: 'stoppedByCaller' },
+        },
+      ];
+    case 'addSummary':
+      return [{ type: 'SummaryAdded', data: { text: command.text } }];
+  }
+}
+
+/**
+ * The lease of a run that is not ours: the stream says a run is in progress, and its last event
+ * is younger than `runLeaseMs` by the injected clock. Past it the run counts as crashed, and
+ * resuming applies SPEC TOOL-7. An unreadable time holds no lease; a negative idle time (clocks
+ * that disagree) does.
+ */
+export function foreignRun(
+  state: AgentState,
+  settings: DeciderSettings,
+  clock: () => Date,
+): ConcurrencyError | undefined {
+  const { status, lastEventAt, revision } = state;
+  if (status !== 'running' || lastEventAt === undefined) return undefined;
+  const idleMs = clock().getTime() - Date.parse(lastEventAt);
+  if (Number.isNaN(idleMs) || idleMs >= settings.runLeaseMs) return undefined;
+  const { streamId } = settings;
+  return new ConcurrencyError(
+    streamId,
+    revision,
+    revision,
+    `stream ${streamId} has a run in progress in another process (last event at revision ${revision}, ${idleMs} ms ago); it owns the stream until ${settings.runLeaseMs} ms after its last event`,
+  );
+}
+
+/** True when `run()` would do anything: a first system prompt, queued texts, calls to resume, or new messages. */
+export function hasWork(state: AgentState, settings: DeciderSettings): boolean {
+  return (
+    (settings.systemPrompt !== undefined && !state.systemPromptAdded) ||
+    state.queued.length > 0 ||
+    callsToResume(state).length > 0 ||
+    hasNewMessages(state, settings.stopOnAssistant)
+  );
+}
+
+/** `RunStarted`; on the first run the system prompt; the query's text queued (SPEC LOOP-2). */
+function runStart(
+  state: AgentState,
+  settings: DeciderSettings,
+  mode: RunMode,
+  input: string | undefined,
+): PendingEvent[] {
+  if (input !== undefined && typeof input !== 'string') {
+    throw new AgentError('invalidConfiguration', `${mode} needs a text, got ${typeof input}`);
+  }
+  if (input === undefined && !hasWork(state, settings)) {
+    throw new AgentError(
+      'nothingToRun',
+      `agent ${settings.streamId} has nothing to run: no open tool calls, no queued or new messages`,
+    );
+  }
+  const events: PendingEvent[] = [
+    { type: 'RunStarted', data: input === undefined ? { mode } : { mode, input } },
+  ];
+  if (state.runs === 0 && settings.systemPrompt !== undefined && !state.systemPromptAdded) {
+    events.push({ type: 'SystemPromptAdded', data: { text: settings.systemPrompt } });
+  }
+  if (input !== undefined) events.push({ type: 'UserMessageQueued', data: { text: input } });
+  return events;
+}
+
+function decision(
+  state: AgentState,
+  command: Extract<Command, { kind: 'recordDecision' }>,
+): PendingEvent {
+  const { toolCallId, feedback, by, note } = command;
+  const invalid = (problem: string): AgentError =>
+    new AgentError('invalidFeedback', `feedback for tool call ${toolCallId}: ${problem}`);
+  const call = toolCallOf(state, toolCallId);
+  if (call === undefined) throw invalid('the model never made this call in this stream');
+  if (call.status === 'completed' || call.status === 'failed') {
+    throw invalid('the call is not open, it was already answered');
+  }
+  if (state.feedback[toolCallId] !== undefined) {
+    throw invalid('a decision was already given and no invocation has used it yet');
+  }
+  if (feedback?.kind !== 'approved' && feedback?.kind !== 'refused') {
+    throw invalid(`the decision must be approved or refused, not ${String(feedback?.kind)}`);
+  }
+  const nonJson = feedback.payload === undefined ? undefined : findNonJson(feedback.payload);
+  if (nonJson !== undefined) throw invalid(`the payload is not JSON: ${nonJson}`);
+  for (const [field, value] of [
+    ['by', by],
+    ['note', note],
+  ] as const) {
+    if (value !== undefined && typeof value !== 'string')
+      throw invalid(`${field} must be a string`);
+  }
+  return {
+    type: 'FeedbackReceived',
+    data: {
+      toolCallId,
+      feedback:
+        feedback.payload === undefined
+          ? { kind: feedback.kind }
+          : { kind: feedback.kind, payload: feedback.payload },
+      ...(typeof by === 'string' ? { by } : {}),
+      ...(typeof note === 'string' ? { note } : {}),
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import type { AgentConfig } from '../loop/agentConfig.js';
+import { runsOnlyWhenApproved } from '../tools/approvalRequired.js';
+
+/** What the decider knows of a tool: its policy, never its code (SPEC TOOL-7). */
+export interface ToolPolicy {
+  /** Re-running it after a crash is safe. */
+  readonly idempotent: boolean;
+  /** An approval gate: it runs its side effect only for a call that holds an approval. */
+  readonly gated: boolean;
+}
+
+/**
+ * The settings the decider decides with: plain values, no code. Built once per agent from its
+ * configuration; a spec writes them by hand.
+ */
+export interface DeciderSettings {
+  readonly streamId: string;
+  readonly systemPrompt?: string;
+  readonly limit?: number;
+  readonly toolRetryLimit: number;
+  readonly stopOnAssistant: boolean;
+  /** How long a run that another process started owns the stream after its last event (SPEC RES-3). */
+  readonly runLeaseMs: number;
+  /** The policy of every tool the agent has, by name. */
+  readonly tools: ReadonlyMap<string, ToolPolicy>;
+}
+
+/** The decider's settings of an agent's configuration. */
+export function deciderSettings(config: AgentConfig): DeciderSettings {
+  const tools = new Map<string, ToolPolicy>();
+  for (const [name, tool] of config.tools) {
+    tools.set(name, {
+      idempotent: tool.idempotent === true,
+      gated: (tool as { [runsOnlyWhenApproved]?: true })[runsOnlyWhenApproved] === true,
+    });
+  }
+  return {
+    streamId: config.streamId,
+    ...(config.systemPrompt === undefined ? {} : { systemPrompt: config.systemPrompt }),
+    ...(config.limit === undefined ? {} : { limit: config.limit }),
+    toolRetryLimit: config.toolRetryLimit,
+    stopOnAssistant: config.stopOnAssistant,
+    runLeaseMs: config.runLeaseMs,
+    tools,
+  };
+}

@@ -1,0 +1,145 @@
+import type { StopCause } from '../events/stopReason.js';
+import { AgentError } from '../errors/agentError.js';
+import { ToolError } from '../errors/toolError.js';
+import type { PendingEvent } from '../events/agentEvent.js';
+import type { AgentState } from '../events/agentState.js';
+import { lastMessage, lastOutputOf, toolCallOf } from '../events/stateQueries.js';
+import { callsToResume, hasNewMessages } from './pendingWork.js';
+import type { DeciderSettings } from './deciderSettings.js';
+import { planBatch, type BatchPlan } from './planBatch.js';
+import type { RunCursor, StopCandidate } from './runCursor.js';
+
+/** What the interpreter does next in a run: an effect, events to append, or the end. */
+export type NextStep =
+  /** Run a batch of tool calls (SPEC TOOL-2); in setup these are the resumed calls (SPEC HITL-4). */
+  | ({ readonly kind: 'invokeBatch' } & BatchPlan)
+  /** Move the queued texts into the history, then fire `onStart` (SPEC LOOP-2 (5), (6)). */
+  | { readonly kind: 'beginLoop'; readonly events: readonly PendingEvent[] }
+  /** Ask the model (SPEC LOOP-4). */
+  | { readonly kind: 'askModel' }
+  /** The step's tools ran: fire `afterEach`; its stop, if any, lands next (SPEC STOP-9). */
+  | { readonly kind: 'endStep' }
+  /** Record the stop, then fire `onStop` (SPEC STOP-7). `warning` is logged first. */
+  | {
+      readonly kind: 'stop';
+      readonly events: readonly PendingEvent[];
+      readonly stop: StopCandidate;
+      readonly warning?: string;
+    }
+  /** The run is over: resolve, or reject with `error` (SPEC STOP-6, HITL-6). */
+  | { readonly kind: 'finish'; readonly error?: Error };
+
+/**
+ * What happens next in a run, from the fold, the settings and the interpreter's position: pure
+ * and total. It holds the order of SPEC LOOP-2 and LOOP-3, the limit (LOOP-5), the single step
+ * of `queryOnce`/`runOnce`, and the rule that a stop lands when its step ends (STOP-9).
+ */
+export function nextStep(
+  state: AgentState,
+  settings: DeciderSettings,
+  cursor: RunCursor,
+): NextStep {
+  if (cursor.phase === 'setup') {
+    if (cursor.invoked === undefined && state.status === 'running') {
+      const open = callsToResume(state);
+      if (open.length > 0) return { kind: 'invokeBatch', ...planBatch(state, settings, open) };
+    }
+    if (cursor.stop !== undefined && state.status !== 'stopped') return stopWith(cursor.stop);
+    if (state.status === 'stopped') return finishSetup(state, settings, cursor);
+    return {
+      kind: 'beginLoop',
+      events: state.queued.map((text) => ({ type: 'UserMessageAdded', data: { text } })),
+    };
+  }
+  if (cursor.asked) {
+    const last = lastMessage(state);
+    if (
+      cursor.invoked === undefined &&
+      state.status === 'running' &&
+      last?.role === 'assistant' &&
+      last.toolCalls.length > 0
+    ) {
+      return { kind: 'invokeBatch', ...planBatch(state, settings, last.toolCalls) };
+    }
+    return { kind: 'endStep' };
+  }
+  if (state.status === 'stopped') return finish(state, settings);
+  if (cursor.stop !== undefined) return stopWith(cursor.stop);
+  const once = state.runMode === 'queryOnce' || state.runMode === 'runOnce';
+  if (once && state.completionsInRun > 0) {
+    return stopWith({ reason: { kind: 'noNewMessages' }, cause: 'singleStep' });
+  }
+  if (!hasNewMessages(state, settings.stopOnAssistant)) {
+    return stopWith({ reason: { kind: 'noNewMessages' }, cause: idleCause(state) });
+  }
+  if (settings.limit !== undefined && state.completionsInRun >= settings.limit) {
+    return {
+      ...stopWith({ reason: { kind: 'noNewMessages' }, cause: 'limitReached' }),
+      warning: `agent reached its limit of ${settings.limit} completions in one run`,
+    };
+  }
+  return { kind: 'askModel' };
+}
+
+/** The step that records a stop candidate. */
+export type StopStep = Extract<NextStep, { kind: 'stop' }>;
+
+/** The `AgentStopped` of a stop candidate. */
+export function stopWith(stop: StopCandidate): StopStep {
+  return {
+    kind: 'stop',
+    stop,
+    events: [
+      {
+        type: 'AgentStopped',
+        data: {
+          reason: stop.reason,
+          cause: stop.cause,
+          ...(stop.hook === undefined ? {} : { hook: stop.hook }),
+        },
+      },
+    ],
+  };
+}
+
+/** After resuming stopped the agent: an over-limit failure or a call that still waits rejects. */
+function finishSetup(state: AgentState, settings: DeciderSettings, cursor: RunCursor): NextStep {
+  if (state.stopReason?.kind === 'toolCallsOverLimit') return finish(state, settings);
+  const waiting = (cursor.invoked ?? []).filter((toolCall) => {
+    const status = toolCallOf(state, toolCall.id)?.status;
+    return status !== 'completed' && status !== 'failed';
+  });
+  if (waiting.length > 0) {
+    return {
+      kind: 'finish',
+      error: new AgentError(
+        'unfulfilledToolCalls',
+        `tool calls still wait for feedback: ${waiting.map((call) => `${call.name} (${call.id})`).join(', ')}`,
+      ),
+    };
+  }
+  // A resumed call that stopped the agent is honoured (fix: Swiftide loses it).
+  return finish(state, settings);
+}
+
+/** The end of a stopped run: `toolCallsOverLimit` also rejects with a tool error (SPEC STOP-6). */
+function finish(state: AgentState, settings: DeciderSettings): NextStep {
+  const reason = state.stopReason;
+  if (reason?.kind !== 'toolCallsOverLimit') return { kind: 'finish' };
+  const failed = lastOutputOf(state, reason.toolCall.id);
+  const detail =
+    failed?.role === 'tool' && failed.output.kind === 'fail' ? failed.output.text : 'failed';
+  return {
+    kind: 'finish',
+    error: new AgentError(
+      'toolError',
+      `tool ${reason.toolCall.name} failed more often than toolRetryLimit (${settings.toolRetryLimit}) allows: ${detail}`,
+      { cause: ToolError.executionFailed(detail) },
+    ),
+  };
+}
+
+function idleCause(state: AgentState): StopCause {
+  if (state.completionsInRun > 0 && state.lastResponseEmpty) return 'emptyResponse';
+  return lastMessage(state)?.role === 'assistant' ? 'assistantAnswered' : 'nothingNew';
+}

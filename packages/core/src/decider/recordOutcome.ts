@@ -1,0 +1,221 @@
+import type { PendingEvent, RawToolResult } from '../events/agentEvent.js';
+import type { AgentState } from '../events/agentState.js';
+import { failureCountOf, toolCallOf } from '../events/stateQueries.js';
+import type { AssistantMessage, ToolOutputMessage } from '../messages/chatMessage.js';
+import { toolCallHash, type ToolCall } from '../messages/toolCall.js';
+import type { CompletionResponse } from '../ports/chatCompletion.js';
+import type { HookKind } from '../loop/hooks.js';
+import type { DeciderSettings } from './deciderSettings.js';
+import type { CallPlan } from './planBatch.js';
+import { withStop, type RunCursor } from './runCursor.js';
+import { canonicalJson } from '../support/json.js';
+
+/** What an effect produced, as the interpreter hands it to the decider. */
+export type Outcome =
+  /** The model answered: its raw answer, before hooks (SPEC LOOP-4, RPL-1). */
+  | {
+      readonly kind: 'modelResponded';
+      readonly requestFingerprint: string;
+      readonly response: CompletionResponse;
+    }
+  /** The assistant message that `afterCompletion` and `onNewMessage` made of the answer. */
+  | { readonly kind: 'assistantMessage'; readonly message: AssistantMessage }
+  /** One call of a batch was answered: the tool's own result, and what hooks made of it. */
+  | {
+      readonly kind: 'toolAnswered';
+      readonly plan: CallPlan;
+      /** The tool's own result, before hooks (SPEC RPL-5). */
+      readonly raw: RawToolResult;
+      /** After `afterTool`: what the agent inspects (SPEC STOP-8). */
+      readonly result: RawToolResult;
+      /** After `onNewMessage`: what enters the history; absent for a feedback request. */
+      readonly message?: ToolOutputMessage;
+      /** Calls whose decision the invocation read (SPEC HITL-3). */
+      readonly consumed: readonly string[];
+    }
+  /** Every call of a batch was answered. */
+  | { readonly kind: 'batchEnded'; readonly toolCalls: readonly ToolCall[] }
+  /** The caller's code asked the agent to stop during the run; `hook` names the hook (SPEC STOP-9). */
+  | { readonly kind: 'stopRequested'; readonly text: string; readonly hook?: HookKind };
+
+/** The events that record an outcome, and the cursor after it. */
+export interface Recorded {
+  readonly events: readonly PendingEvent[];
+  readonly cursor: RunCursor;
+  /** A warning to log with the events (SPEC HITL-5). */
+  readonly warnings: readonly { readonly message: string; readonly toolCallId: string }[];
+}
+
+/**
+ * Which events record an effect's outcome: pure and total. It holds the retry counting (SPEC
+ * TOOL-3), the first stop of a step (STOP-7, STOP-8, HITL-2), shadowed approvals (HITL-5), and
+ * what of a tool's own result is kept next to what hooks made of it (RPL-5).
+ */
+export function recordOutcome(
+  state: AgentState,
+  settings: DeciderSettings,
+  cursor: RunCursor,
+  outcome: Outcome,
+): Recorded {
+  switch (outcome.kind) {
+    case 'modelResponded':
+      return plain({ ...cursor, asked: true }, [
+        {
+          type: 'ModelResponded',
+          data: { requestFingerprint: outcome.requestFingerprint, response: outcome.response },
+        },
+      ]);
+    case 'assistantMessage':
+      return plain(cursor, [{ type: 'AssistantMessageAdded', data: { message: outcome.message } }]);
+    case 'toolAnswered':
+      return toolAnswered(state, settings, cursor, outcome);
+    case 'batchEnded':
+      return batchEnded(state, cursor, outcome.toolCalls);
+    case 'stopRequested':
+      return plain(
+        withStop(cursor, {
+          reason: { kind: 'other', text: outcome.text },
+          cause: 'stoppedByCaller',
+          ...(outcome.hook === undefined ? {} : { hook: outcome.hook }),
+        }),
+        [],
+      );
+  }
+}
+
+const plain = (cursor: RunCursor, events: readonly PendingEvent[]): Recorded => ({
+  events,
+  cursor,
+  warnings: [],
+});
+
+function toolAnswered(
+  state: AgentState,
+  settings: DeciderSettings,
+  cursor: RunCursor,
+  outcome: Extract<Outcome, { kind: 'toolAnswered' }>,
+): Recorded {
+  const { plan, raw, result, message } = outcome;
+  const { toolCall } = plan;
+  const consumed = [...outcome.consumed];
+  const ownDecision = state.feedback[toolCall.id] !== undefined && !consumed.includes(toolCall.id);
+  if (ownDecision && (plan.kind === 'answer' ? plan.consume : plan.consumeAfter)) {
+    consumed.push(toolCall.id);
+  }
+  const events: PendingEvent[] = consumed.map((toolCallId) => ({
+    type: 'FeedbackConsumed',
+    data: { toolCallId },
+  }));
+  const rawUnless = (implied: RawToolResult) => (sameResult(raw, implied) ? {} : { raw });
+  if (!result.ok) {
+    // The count saturates at limit + 1: the failure that reaches it stops the agent, and a twin
+    // call of the same batch is still recorded without counting past it.
+    const failureCount = Math.min(
+      failureCountOf(state, toolCallHash(toolCall)) + 1,
+      settings.toolRetryLimit + 1,
+    );
+    const output = message?.output;
+    const replaced =
+      output !== undefined && (output.kind !== 'fail' || output.text !== result.error);
+    events.push({
+      type: 'ToolCallFailed',
+      data: {
+        toolCallId: toolCall.id,
+        error: result.error,
+        failureCount,
+        ...(replaced ? { output } : {}),
+        ...rawUnless({ ok: false, error: result.error }),
+      },
+    });
+    const next =
+      failureCount > settings.toolRetryLimit
+        ? withStop(cursor, {
+            reason: { kind: 'toolCallsOverLimit', toolCall },
+            cause: 'toolCallsOverLimit',
+          })
+        : cursor;
+    return { events, cursor: next, warnings: [] };
+  }
+  const { output } = result;
+  if (output.kind === 'feedbackRequired') {
+    const { payload } = output;
+    events.push({
+      type: 'FeedbackRequested',
+      data: {
+        toolCall,
+        ...(payload === undefined ? {} : { payload }),
+        ...(plan.ambiguous ? { ambiguous: true } : {}),
+        ...rawUnless(result),
+      },
+    });
+    const reason = {
+      kind: 'feedbackRequired' as const,
+      toolCall,
+      ...(payload === undefined ? {} : { payload }),
+    };
+    return {
+      events,
+      cursor: withStop(cursor, { reason, cause: 'feedbackRequired' }),
+      warnings: [],
+    };
+  }
+  const entered = message?.output ?? output;
+  events.push({
+    type: 'ToolCallCompleted',
+    data: { toolCallId: toolCall.id, output: entered, ...rawUnless({ ok: true, output: entered }) },
+  });
+  // The agent inspects the output as afterTool left it (SPEC STOP-8), not onNewMessage's copy.
+  let next = cursor;
+  if (output.kind === 'stop') {
+    next = withStop(cursor, {
+      reason: {
+        kind: 'requestedByTool',
+        toolCall,
+        ...(output.payload === undefined ? {} : { payload: output.payload }),
+      },
+      cause: 'toolRequestedStop',
+    });
+  } else if (output.kind === 'agentFailed') {
+    next = withStop(cursor, {
+      reason: {
+        kind: 'agentFailed',
+        ...(output.payload === undefined ? {} : { payload: output.payload }),
+      },
+      cause: 'toolReportedFailure',
+    });
+  }
+  return { events, cursor: next, warnings: [] };
+}
+
+/**
+ * SPEC HITL-5 (the gotcha is kept, beyond: it is made visible): when a call of a batch waits for
+ * feedback while a sibling got an output, resumption will never re-invoke it.
+ */
+function batchEnded(
+  state: AgentState,
+  cursor: RunCursor,
+  toolCalls: readonly ToolCall[],
+): Recorded {
+  const calls = toolCalls.map((toolCall) => toolCallOf(state, toolCall.id));
+  const answered = calls.some((call) => call?.status === 'completed' || call?.status === 'failed');
+  const events: PendingEvent[] = [];
+  const warnings: { message: string; toolCallId: string }[] = [];
+  for (const call of answered ? calls : []) {
+    if (call?.status !== 'waiting' || call.shadowed === true) continue;
+    const message =
+      `tool call ${call.toolCall.id} (${call.toolCall.name}) waits for approval, but a sibling call of the ` +
+      `same completion got an output, so resuming will not re-invoke it; have the model call it on its own`;
+    events.push({
+      type: 'WarningRecorded',
+      data: { code: 'approvalShadowed', message, toolCallId: call.toolCall.id },
+    });
+    warnings.push({ message, toolCallId: call.toolCall.id });
+  }
+  return { events, cursor: { ...cursor, invoked: toolCalls }, warnings };
+}
+
+/** Whether two results record the same JSON; most often they are the very same output. */
+function sameResult(a: RawToolResult, b: RawToolResult): boolean {
+  if (a === b || (a.ok && b.ok && a.output === b.output)) return true;
+  return canonicalJson(a) === canonicalJson(b);
+}

@@ -1,0 +1,33 @@
+import type { AgentEventType } from './agentEvent.js';
+
+/** Turns stored data of one event type into the next schema version's shape (SPEC EVT-5). */
+export type Upcaster = (data: unknown) => unknown;
+
+/**
+ * The upcasters of one step, from a version to the next: by event type, and under `'*'` the one
+ * for every type that has no entry of its own (an identity step, when only optional fields were
+ * added).
+ */
+export type UpcasterStep = { readonly [T in AgentEventType | '*']?: Upcaster };
+
+/**
+ * Upcasters keyed by the schema version they upgrade FROM, then by event type. Decoding an event
+ * of version `v` applies `table[v]`, `table[v + 1]`, … up to `CURRENT_SCHEMA_VERSION`; a missing
+ * step refuses the event.
+ */
+export type UpcasterTable = { readonly [fromVersion: number]: UpcasterStep };
+
+const unchanged: Upcaster = (data) => data;
+
+/**
+ * The upcasters of this agentlog, frozen. When an event's shape changes, `CURRENT_SCHEMA_VERSION`
+ * moves on and the version it leaves gets an entry here, even when nothing needs rewriting.
+ */
+export const defaultUpcasters: UpcasterTable = Object.freeze({
+  // 1 → 2: version 2 only added optional fields (`raw` on ToolCallCompleted, ToolCallFailed and
+  // FeedbackRequested, `hook` on AgentStopped), so every version-1 event is already a
+  // valid version-2 event. Version 1 recorded no raw tool results: a missing `raw` means the
+  // tool's own result equalled what was recorded, which is what a version-2 event without `raw`
+  // says too; a version-1 stop does not say which hook asked for it.
+  1: Object.freeze({ '*': unchanged }),
+});

@@ -1,0 +1,117 @@
+import type { ToolResult } from './hooks.js';
+import type { NextStep } from '../decider/nextStep.js';
+import type { CallPlan } from '../decider/planBatch.js';
+import { recordOutcome, type Outcome } from '../decider/recordOutcome.js';
+import type { RunCursor } from '../decider/runCursor.js';
+import { AgentError } from '../errors/agentError.js';
+import { ToolError } from '../errors/toolError.js';
+import type { RawToolResult } from '../events/agentEvent.js';
+import type { ToolOutputMessage } from '../messages/chatMessage.js';
+import type { ToolCall } from '../messages/toolCall.js';
+import { ToolOutput } from '../messages/toolOutput.js';
+import { callHooks, transformWithHooks } from './callHooks.js';
+import { InvocationContext } from './invocationContext.js';
+import type { RunScope } from './runScope.js';
+import { takeInbox } from './takeInbox.js';
+
+/**
+ * The tool effect of a step (SPEC TOOL-2): `beforeTool` for each call in batch order, the starts
+ * written (SPEC TOOL-7), every planned invocation at once, then each result, in batch order,
+ * through `afterTool` and `onNewMessage` and recorded as the decider says.
+ */
+export async function runBatch(
+  scope: RunScope,
+  batch: Extract<NextStep, { kind: 'invokeBatch' }>,
+  cursor: RunCursor,
+): Promise<RunCursor> {
+  const { writer } = scope;
+  const toolCalls = batch.plans.map((plan) => plan.toolCall);
+  for (const toolCall of toolCalls) await callHooks(scope, 'beforeTool', toolCall);
+  writer.defer(batch.started);
+  // Before a side effect that must not repeat, the start has to survive even a power loss.
+  await writer.flush({ durable: batch.durable });
+  const at = { revision: writer.state.revision };
+  const contexts = batch.plans.map(() => new InvocationContext(writer));
+  const pending = batch.plans.map((plan, index) =>
+    plan.kind === 'answer'
+      ? Promise.resolve(fromRaw(plan.result))
+      : scope.runTool(plan.toolCall, contexts[index] as InvocationContext, at),
+  );
+  let next = cursor;
+  for (const [index, plan] of batch.plans.entries()) {
+    const own = await (pending[index] as Promise<ToolResult>);
+    next = await answer(scope, next, plan, own, (contexts[index] as InvocationContext).consumed);
+  }
+  const ended = record(scope, next, { kind: 'batchEnded', toolCalls });
+  return ended;
+}
+
+async function answer(
+  scope: RunScope,
+  cursor: RunCursor,
+  plan: CallPlan,
+  own: ToolResult,
+  consumed: readonly string[],
+): Promise<RunCursor> {
+  const { toolCall } = plan;
+  const result = await transformWithHooks(scope, 'afterTool', own, [toolCall]);
+  const hooked = toRaw(result);
+  const message =
+    hooked.ok && hooked.output.kind === 'feedbackRequired'
+      ? undefined
+      : await newToolMessage(
+          scope,
+          toolCall,
+          hooked.ok ? hooked.output : ToolOutput.fail(hooked.error),
+        );
+  return record(scope, cursor, {
+    kind: 'toolAnswered',
+    plan,
+    raw: toRaw(own),
+    result: hooked,
+    ...(message === undefined ? {} : { message }),
+    consumed,
+  });
+}
+
+function record(scope: RunScope, cursor: RunCursor, outcome: Outcome): RunCursor {
+  const before = takeInbox(scope, cursor);
+  const recorded = recordOutcome(scope.writer.state, scope.settings, before, outcome);
+  for (const warning of recorded.warnings) {
+    scope.config.logger.warn(warning.message, {
+      streamId: scope.writer.streamId,
+      toolCallId: warning.toolCallId,
+    });
+  }
+  scope.writer.defer(recorded.events);
+  return recorded.cursor;
+}
+
+/** A result as the stream records it: a failure keeps its message. */
+export function toRaw(result: ToolResult): RawToolResult {
+  return result.ok
+    ? { ok: true, output: result.output }
+    : { ok: false, error: result.error.message };
+}
+
+/** A recorded result as hooks see it: a failure is a `ToolError`. */
+export function fromRaw(raw: RawToolResult): ToolResult {
+  return raw.ok ? raw : { ok: false, error: ToolError.executionFailed(raw.error) };
+}
+
+async function newToolMessage(
+  scope: RunScope,
+  toolCall: ToolCall,
+  output: ToolOutput,
+): Promise<ToolOutputMessage> {
+  const message: ToolOutputMessage = { role: 'tool', toolCall, output };
+  const replaced = await transformWithHooks(scope, 'onNewMessage', message as never);
+  const candidate = replaced as unknown as ToolOutputMessage;
+  if (candidate.role !== 'tool' || candidate.toolCall?.id !== toolCall.id) {
+    throw new AgentError(
+      'hookFailed',
+      `an onNewMessage hook must return a tool message for tool call ${toolCall.id}`,
+    );
+  }
+  return candidate;
+}
