@@ -170,7 +170,7 @@ function eventDivergence(
     index,
     comparable(expected),
     comparable(actual),
-    `${header}\n${structuralDiff(comparable(expected), comparable(actual))}`,
+    `${header}${hookHint(expected, actual)}\n${structuralDiff(comparable(expected), comparable(actual))}`,
   );
 }
 
@@ -197,4 +197,30 @@ function clockAfter(events: readonly AgentEvent[]): () => Date {
   );
   let now = last + 365 * 24 * 3600 * 1000;
   return () => new Date((now += 1000));
+}
+
+/**
+ * When the recorded input of an event is the same and only what hooks made of it differs, the
+ * hooks did it: they must be deterministic (SPEC RPL-5). Names the hooks that produce the field.
+ */
+function hookHint(expected: AgentEvent | undefined, actual: StreamEvent | undefined): string {
+  if (expected === undefined || actual === undefined || expected.type !== actual.type) return '';
+  switch (expected.type) {
+    case 'ToolCallCompleted':
+    case 'ToolCallFailed':
+    case 'FeedbackRequested':
+      return ownResult(expected.data) === ownResult(actual.data)
+        ? '\n  the tool gave the recorded result (raw): the afterTool or onNewMessage hooks made a different value of it; hooks must be deterministic'
+        : "\n  the tool's own result (raw) differs from the recording";
+    case 'AssistantMessageAdded':
+      return '\n  the model gave the recorded answer: the afterCompletion or onNewMessage hooks made a different message of it; hooks must be deterministic';
+    default:
+      return '';
+  }
+}
+
+/** A tool outcome's own result as JSON: its `raw`, or what the event records when hooks changed nothing. */
+function ownResult(data: unknown): string {
+  const { raw, output, error, payload } = data as Record<string, unknown>;
+  return JSON.stringify(raw ?? { output, error, payload });
 }

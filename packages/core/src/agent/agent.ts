@@ -172,7 +172,10 @@ export class Agent implements AgentHandle {
       clock: config.clock,
       ownRun: this.#running,
     });
-    if (events.length > 0) await writer.append(events, options);
+    // During this agent's own run the interpreter is the only writer: the command's events go
+    // in with the run's next commit.
+    if (this.#running) writer.defer(events);
+    else if (events.length > 0) await writer.append(events, options);
     return before;
   }
 }

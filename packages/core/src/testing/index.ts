@@ -5,3 +5,6 @@ export { fixedClock, counterIds } from './fixedClock.js';
 export { given } from './given.js';
 export type { Command, Then } from './given.js';
 export { countInMemorySubscriptions } from '../store/inMemoryEventStore.js';
+export { DeciderSpec } from './deciderSpec.js';
+export type { DeciderThen, NextThen, ExpectedEvent, SpecSettings } from './deciderSpec.js';
+export { partialMismatch } from './partialMatch.js';

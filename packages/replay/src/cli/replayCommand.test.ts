@@ -38,15 +38,15 @@ function agentModule(name: string, source: string): string {
 const scenariosUrl = pathToFileURL(join(root, 'fixtures/scenarios/index.ts')).href;
 
 describe('agentlog replay', () => {
-  it('RPL-2 replays every fixture session with fixtures/agents.ts: 13 ✓, exit 0', async () => {
+  it('RPL-2 replays every fixture session with fixtures/agents.ts: 14 ✓, exit 0', async () => {
     const { code, stdout, stderr } = await cli(
       ['replay', 'fixtures/sessions', '--agent', 'fixtures/agents.ts'],
       { cwd: root },
     );
     expect(stderr).toBe('');
     const lines = stdout.trimEnd().split('\n');
-    expect(lines.filter((line) => line.startsWith('✓ fixtures/sessions/'))).toHaveLength(13);
-    expect(lines.at(-1)).toBe('13 replayed, 0 diverged');
+    expect(lines.filter((line) => line.startsWith('✓ fixtures/sessions/'))).toHaveLength(14);
+    expect(lines.at(-1)).toBe('14 replayed, 0 diverged');
     expect(code).toBe(0);
   });
 
@@ -56,9 +56,9 @@ describe('agentlog replay', () => {
       { isTTY: true },
     );
     expect(code).toBe(0);
-    expect(stdout).toMatch(/13 replayed, 0 diverged\n$/);
+    expect(stdout).toMatch(/14 replayed, 0 diverged\n$/);
     expect(stderr).toContain('\r[');
-    expect(stderr).toContain('] 13/13');
+    expect(stderr).toContain('] 14/14');
     expect(stdout).not.toContain('\r');
   });
 
