@@ -147,7 +147,9 @@ const approval = await approvalBench(
 );
 const cycleSyncs = await approvalCycleSyncs();
 const agreed =
-  cycleSyncs.durable === cycleSyncs.decisions + cycleSyncs.sideEffectStarts
+  // The start before the decision only asks (the approval gate runs nothing): it is not durable.
+  cycleSyncs.durable ===
+  cycleSyncs.decisions + cycleSyncs.sideEffectStarts - cycleSyncs.startsBeforeDecision
     ? 'they agree'
     : 'they DISAGREE';
 print({

@@ -23,16 +23,3 @@ export function hasNewMessages(state: AgentState, stopOnAssistant: boolean): boo
   if (historyLength(state) <= state.historyLengthAtLastCompletion) return false;
   return !(stopOnAssistant && lastMessage(state)?.role === 'assistant');
 }
-
-/** True when `run()` would do anything: a first system prompt, queued texts, calls to resume, or new messages. */
-export function hasWork(
-  state: AgentState,
-  options: { systemPrompt: boolean; stopOnAssistant: boolean },
-): boolean {
-  return (
-    (options.systemPrompt && !state.systemPromptAdded) ||
-    state.queued.length > 0 ||
-    callsToResume(state).length > 0 ||
-    hasNewMessages(state, options.stopOnAssistant)
-  );
-}

@@ -134,9 +134,10 @@ function describeDecision(event: FeedbackReceived, name: string, paint: Painter)
 }
 
 function describeStop(event: AgentStopped, paint: Painter): string {
-  const { reason, cause } = event.data;
+  const { reason, cause, hook } = event.data;
   const detail = stopDetail(reason);
-  return `${paint.magenta('■')} stopped: ${reason.kind} (${cause})${detail === '' ? '' : ` — ${detail}`}`;
+  const by = hook === undefined ? cause : `${cause}, asked by a ${hook} hook`;
+  return `${paint.magenta('■')} stopped: ${reason.kind} (${by})${detail === '' ? '' : ` — ${detail}`}`;
 }
 
 /** What a stop reason says beyond its kind: the call, payload, message or text. */
