@@ -1,10 +1,9 @@
 import type { AgentContext, FeedbackAuthor } from './agentContext.js';
 import type { Command } from '../decider/decideCommand.js';
-import { idempotencyKey } from '../decider/planBatch.js';
 import type { AgentState } from '../events/agentState.js';
-import type { ChatMessage } from '../messages/chatMessage.js';
 import type { ToolCall } from '../messages/toolCall.js';
 import type { ToolFeedback } from '../messages/toolFeedback.js';
+import { StreamContext } from './streamContext.js';
 import type { StreamWriter } from './streamWriter.js';
 
 /**
@@ -20,22 +19,12 @@ export type GiveCommand = (
  * The context handed to callers (`agent.context()`): a decision and the read of a decision are the
  * caller's commands, judged by the decider and appended at once (SPEC HITL-3, HITL-10).
  */
-export class CallerContext implements AgentContext {
+export class CallerContext extends StreamContext implements AgentContext {
   constructor(
-    private readonly writer: StreamWriter,
+    writer: StreamWriter,
     private readonly give: GiveCommand,
-  ) {}
-
-  get streamId(): string {
-    return this.writer.streamId;
-  }
-
-  history(): readonly ChatMessage[] {
-    return this.writer.state.history;
-  }
-
-  idempotencyKey(toolCall: ToolCall): string {
-    return idempotencyKey(this.writer.streamId, toolCall);
+  ) {
+    super(writer);
   }
 
   async hasReceivedFeedback(toolCall: ToolCall): Promise<ToolFeedback | undefined> {

@@ -1,33 +1,17 @@
 import type { AgentContext } from './agentContext.js';
-import { idempotencyKey } from '../decider/planBatch.js';
 import { AgentError } from '../errors/agentError.js';
-import type { ChatMessage } from '../messages/chatMessage.js';
 import type { ToolCall } from '../messages/toolCall.js';
 import type { ToolFeedback } from '../messages/toolFeedback.js';
-import type { StreamWriter } from './streamWriter.js';
+import { StreamContext } from './streamContext.js';
 
 /**
  * The context of one tool invocation. Reading a decision consumes it (SPEC HITL-3), but as a
  * value: the calls it consumed are handed to the decider with the tool's result and recorded with
  * its outcome, in batch order, so the stream does not depend on which tool finished first.
  */
-export class InvocationContext implements AgentContext {
+export class InvocationContext extends StreamContext implements AgentContext {
   /** Calls whose decision this invocation consumed. */
   readonly consumed: string[] = [];
-
-  constructor(private readonly writer: StreamWriter) {}
-
-  get streamId(): string {
-    return this.writer.streamId;
-  }
-
-  history(): readonly ChatMessage[] {
-    return this.writer.state.history;
-  }
-
-  idempotencyKey(toolCall: ToolCall): string {
-    return idempotencyKey(this.writer.streamId, toolCall);
-  }
 
   hasReceivedFeedback(toolCall: ToolCall): Promise<ToolFeedback | undefined> {
     if (this.consumed.includes(toolCall.id)) return Promise.resolve(undefined);
@@ -40,7 +24,7 @@ export class InvocationContext implements AgentContext {
     return Promise.reject(
       new AgentError(
         'invalidFeedback',
-        `feedback for tool call ${toolCall.id}: a tool cannot record a decision; a person gives it through agent.context() or recordDecision`,
+        `feedback for tool call ${toolCall.id}: a tool cannot record a decision; a person gives it through agent.context()`,
       ),
     );
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { PendingEvent } from '../events/agentEvent.js';
+import type { Outcome } from '../decider/recordOutcome.js';
+import type { PendingEvent, RawToolResult } from '../events/agentEvent.js';
 import type { ToolCall } from '../messages/toolCall.js';
 import { ToolOutput } from '../messages/toolOutput.js';
 import { DeciderSpec } from '../testing/deciderSpec.js';
@@ -38,6 +39,18 @@ const tools = { stop: {}, echo: { idempotent: true }, deploy: {}, gate: { gated:
 const spec = (settings = {}) => DeciderSpec.for({ tools, ...settings });
 const inStep = { phase: 'step', asked: true } as const;
 const text = (value: string) => ({ ok: true as const, output: ToolOutput.text(value) });
+/** A call's tool ran: its own result, and what hooks made of it. */
+const answeredWith = (
+  toolCall: ToolCall,
+  raw: RawToolResult,
+  result: RawToolResult = raw,
+): Outcome => ({
+  kind: 'toolAnswered',
+  plan: { kind: 'invoke', toolCall, ambiguous: false, consumeAfter: false },
+  raw,
+  result,
+  consumed: [],
+});
 
 describe('the decider', () => {
   it('LOOP-2 a first query records RunStarted, the system prompt and the queued text; nothing to run rejects', () => {
@@ -151,19 +164,7 @@ describe('the decider', () => {
       ...answered(twins),
       ...started(twins),
     ];
-    const failure = (id: string) =>
-      ({
-        kind: 'toolAnswered',
-        plan: {
-          kind: 'invoke',
-          toolCall: call(id, 'deploy'),
-          ambiguous: false,
-          consumeAfter: false,
-        },
-        raw: { ok: false, error: 'boom' },
-        result: { ok: false, error: 'boom' },
-        consumed: [],
-      }) as const;
+    const failure = (id: string) => answeredWith(call(id, 'deploy'), { ok: false, error: 'boom' });
     spec({ toolRetryLimit: 1 })
       .given(history)
       .when(failure('b'), inStep)
@@ -189,31 +190,21 @@ describe('the decider', () => {
         hook: 'beforeTool' as const,
       },
     };
+    const batchDone = [
+      ...runStarted,
+      ...answered(calls),
+      ...started(calls),
+      completed('s1', 'x'),
+      completed('e1', 'y'),
+    ];
     given
       .when(
-        {
-          kind: 'toolAnswered',
-          plan: {
-            kind: 'invoke',
-            toolCall: calls[0] as ToolCall,
-            ambiguous: false,
-            consumeAfter: false,
-          },
-          raw: { ok: true, output: ToolOutput.stop() },
-          result: { ok: true, output: ToolOutput.stop() },
-          consumed: [],
-        },
+        answeredWith(calls[0] as ToolCall, { ok: true, output: ToolOutput.stop() }),
         withRequest,
       )
       .then([{ type: 'ToolCallCompleted', data: { toolCallId: 's1', output: { kind: 'stop' } } }]);
     spec()
-      .given([
-        ...runStarted,
-        ...answered(calls),
-        ...started(calls),
-        completed('s1', 'x'),
-        completed('e1', 'y'),
-      ])
+      .given(batchDone)
       .whenNext({ phase: 'step', asked: false, stop: withRequest.stop })
       .then({
         kind: 'stop',
@@ -230,13 +221,7 @@ describe('the decider', () => {
       });
     // In the step, the stop waits: the step ends first.
     spec()
-      .given([
-        ...runStarted,
-        ...answered(calls),
-        ...started(calls),
-        completed('s1', 'x'),
-        completed('e1', 'y'),
-      ])
+      .given(batchDone)
       .whenNext({ ...withRequest, invoked: calls })
       .then({ kind: 'endStep' });
   });
@@ -246,18 +231,11 @@ describe('the decider', () => {
     spec()
       .given([...runStarted, ...answered(calls), ...started(calls)])
       .when(
-        {
-          kind: 'toolAnswered',
-          plan: {
-            kind: 'invoke',
-            toolCall: calls[0] as ToolCall,
-            ambiguous: false,
-            consumeAfter: false,
-          },
-          raw: { ok: true, output: ToolOutput.fail('403') },
-          result: { ok: true, output: ToolOutput.agentFailed({ deploy: '403' }) },
-          consumed: [],
-        },
+        answeredWith(
+          calls[0] as ToolCall,
+          { ok: true, output: ToolOutput.fail('403') },
+          { ok: true, output: ToolOutput.agentFailed({ deploy: '403' }) },
+        ),
         inStep,
       )
       .then([
@@ -272,21 +250,7 @@ describe('the decider', () => {
     // Hooks that change nothing leave no raw copy.
     spec()
       .given([...runStarted, ...answered(calls), ...started(calls)])
-      .when(
-        {
-          kind: 'toolAnswered',
-          plan: {
-            kind: 'invoke',
-            toolCall: calls[0] as ToolCall,
-            ambiguous: false,
-            consumeAfter: false,
-          },
-          raw: text('ok'),
-          result: text('ok'),
-          consumed: [],
-        },
-        inStep,
-      )
+      .when(answeredWith(calls[0] as ToolCall, text('ok')), inStep)
       .then([
         {
           type: 'ToolCallCompleted',
