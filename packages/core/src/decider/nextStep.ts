@@ -61,7 +61,7 @@ export function nextStep(
     ) {
       return { kind: 'invokeBatch', ...planBatch(state, settings, last.toolCalls) };
     }
-    return { kind: 'endStep' };
+    return END_STEP;
   }
   if (state.status === 'stopped') return finish(state, settings);
   if (cursor.stop !== undefined) return stopWith(cursor.stop);
@@ -78,8 +78,13 @@ export function nextStep(
       warning: `agent reached its limit of ${settings.limit} completions in one run`,
     };
   }
-  return { kind: 'askModel' };
+  return ASK_MODEL;
 }
+
+// The steps without data are the same object every time: a step allocates no more than it must.
+const ASK_MODEL: NextStep = Object.freeze({ kind: 'askModel' });
+const END_STEP: NextStep = Object.freeze({ kind: 'endStep' });
+const FINISH: NextStep = Object.freeze({ kind: 'finish' });
 
 /** The step that records a stop candidate. */
 export type StopStep = Extract<NextStep, { kind: 'stop' }>;
@@ -125,7 +130,7 @@ function finishSetup(state: AgentState, settings: DeciderSettings, cursor: RunCu
 /** The end of a stopped run: `toolCallsOverLimit` also rejects with a tool error (SPEC STOP-6). */
 function finish(state: AgentState, settings: DeciderSettings): NextStep {
   const reason = state.stopReason;
-  if (reason?.kind !== 'toolCallsOverLimit') return { kind: 'finish' };
+  if (reason?.kind !== 'toolCallsOverLimit') return FINISH;
   const failed = lastOutputOf(state, reason.toolCall.id);
   const detail =
     failed?.role === 'tool' && failed.output.kind === 'fail' ? failed.output.text : 'failed';

@@ -31,10 +31,10 @@ export const setupCursor: RunCursor = { phase: 'setup', asked: false };
 
 /** The cursor at the top of the loop, between steps; a stop not yet recorded is kept. */
 export function betweenSteps(cursor: RunCursor): RunCursor {
-  return cursor.stop === undefined
-    ? { phase: 'step', asked: false }
-    : { phase: 'step', asked: false, stop: cursor.stop };
+  return cursor.stop === undefined ? topOfLoop : { phase: 'step', asked: false, stop: cursor.stop };
 }
+
+const topOfLoop: RunCursor = Object.freeze({ phase: 'step', asked: false });
 
 /** The cursor once the first stop of a step is known: a later one does not replace it (SPEC STOP-7). */
 export function withStop(cursor: RunCursor, stop: StopCandidate): RunCursor {

@@ -39,7 +39,12 @@ export interface StateDraft {
   outputAfterBatch: boolean;
 }
 
-const drafts = new WeakMap<AgentState, StateDraft>();
+/**
+ * Where a published state keeps its draft: a non-enumerable key, so equality, JSON and spreading
+ * never see it. A property, not a WeakMap: a step publishes a few states, and weak maps cost the
+ * garbage collector more than a plain property does.
+ */
+const DRAFT = Symbol('agentlog.stateDraft');
 
 /** A draft of an empty stream. */
 export function emptyDraft(): StateDraft {
@@ -74,7 +79,7 @@ export function emptyDraft(): StateDraft {
  * way (parsed from JSON, written by hand) is converted once, in O(size).
  */
 export function draftOf(state: AgentState): Readonly<StateDraft> {
-  return drafts.get(state) ?? fromPlainState(state);
+  return (state as { [DRAFT]?: StateDraft })[DRAFT] ?? fromPlainState(state);
 }
 
 /** A copy of the state's draft that may be folded into. */
@@ -117,7 +122,7 @@ export function publish(draft: StateDraft): AgentState {
   if (draft.lastEventAt !== undefined) state.lastEventAt = draft.lastEventAt;
   if (draft.runMode !== undefined) state.runMode = draft.runMode;
   if (draft.forkedFrom !== undefined) state.forkedFrom = draft.forkedFrom;
-  drafts.set(state, draft);
+  Object.defineProperty(state, DRAFT, { value: draft });
   return state;
 }
 

@@ -1,4 +1,4 @@
-import { recordOutcome, type Outcome } from '../decider/recordOutcome.js';
+import { recordOutcome, type Outcome, type Recorded } from '../decider/recordOutcome.js';
 import type { RunCursor } from '../decider/runCursor.js';
 import { AgentError } from '../errors/agentError.js';
 import { isAgentlogError } from '../errors/agentlogError.js';
@@ -36,7 +36,7 @@ export async function askModel(scope: RunScope, cursor: RunCursor): Promise<RunC
   }
   const isUsedId = (id: string) => toolCallOf(writer.state, id) !== undefined;
   const response = normalizeResponse(raw, config.ids, isUsedId);
-  let next = record(scope, cursor, {
+  const answered = recorded(scope, takeInbox(scope, cursor), {
     kind: 'modelResponded',
     requestFingerprint: scope.fingerprints.fingerprint(request),
     response,
@@ -44,29 +44,47 @@ export async function askModel(scope: RunScope, cursor: RunCursor): Promise<RunC
   // A new agent on this stream in this process goes on hashing from here.
   const progress = scope.fingerprints.snapshot();
   if (progress !== undefined) rememberFingerprints(config.store, writer.streamId, progress);
-  const hooked = await transformWithHooks(scope, 'afterCompletion', response);
-  const final: CompletionResponse =
-    hooked === response ? response : normalizeResponse(hooked, config.ids, isUsedId);
-  const hasText = final.message !== undefined && final.message !== '';
-  if (hasText || final.toolCalls.length > 0) {
-    const message: AssistantMessage = {
-      role: 'assistant',
-      ...(hasText ? { text: final.message } : {}),
-      toolCalls: final.toolCalls,
-    };
-    next = record(scope, next, {
-      kind: 'assistantMessage',
-      message: await newAssistantMessage(scope, message),
-    });
+  // The answer is held here, to go in with the assistant message in one fold; if a hook fails,
+  // it is still recorded before the run's error stop.
+  let message: AssistantMessage | undefined;
+  try {
+    message = await assistantMessageOf(scope, response, isUsedId);
+  } catch (error) {
+    writer.defer(answered.events);
+    throw error;
   }
-  return next;
+  if (message === undefined) {
+    writer.defer(answered.events);
+    return answered.cursor;
+  }
+  const added = recorded(scope, takeInbox(scope, answered.cursor), {
+    kind: 'assistantMessage',
+    message,
+  });
+  writer.defer([...answered.events, ...added.events]);
+  return added.cursor;
 }
 
-function record(scope: RunScope, cursor: RunCursor, outcome: Outcome): RunCursor {
-  const before = takeInbox(scope, cursor);
-  const recorded = recordOutcome(scope.writer.state, scope.settings, before, outcome);
-  scope.writer.defer(recorded.events);
-  return recorded.cursor;
+/** The assistant message hooks make of the answer; none when it has neither text nor calls. */
+async function assistantMessageOf(
+  scope: RunScope,
+  response: CompletionResponse,
+  isUsedId: (id: string) => boolean,
+): Promise<AssistantMessage | undefined> {
+  const hooked = await transformWithHooks(scope, 'afterCompletion', response);
+  const final: CompletionResponse =
+    hooked === response ? response : normalizeResponse(hooked, scope.config.ids, isUsedId);
+  const hasText = final.message !== undefined && final.message !== '';
+  if (!hasText && final.toolCalls.length === 0) return undefined;
+  return newAssistantMessage(scope, {
+    role: 'assistant',
+    ...(hasText ? { text: final.message } : {}),
+    toolCalls: final.toolCalls,
+  });
+}
+
+function recorded(scope: RunScope, cursor: RunCursor, outcome: Outcome): Recorded {
+  return recordOutcome(scope.writer.state, scope.settings, cursor, outcome);
 }
 
 async function newAssistantMessage(

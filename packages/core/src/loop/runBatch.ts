@@ -55,7 +55,8 @@ async function answer(
 ): Promise<RunCursor> {
   const { toolCall } = plan;
   const result = await transformWithHooks(scope, 'afterTool', own, [toolCall]);
-  const hooked = toRaw(result);
+  const raw = toRaw(own);
+  const hooked = result === own ? raw : toRaw(result);
   const message =
     hooked.ok && hooked.output.kind === 'feedbackRequired'
       ? undefined
@@ -67,7 +68,7 @@ async function answer(
   return record(scope, cursor, {
     kind: 'toolAnswered',
     plan,
-    raw: toRaw(own),
+    raw,
     result: hooked,
     ...(message === undefined ? {} : { message }),
     consumed,

@@ -7,6 +7,8 @@ import type { RunScope } from './runScope.js';
  * stop of a step is kept, and lands when the step ends (SPEC STOP-7, STOP-9).
  */
 export function takeInbox(scope: RunScope, cursor: RunCursor): RunCursor {
+  // Most steps get no request: then nothing is allocated.
+  if (scope.inbox.length === 0) return cursor;
   let next = cursor;
   for (const outcome of scope.inbox.splice(0)) {
     next = recordOutcome(scope.writer.state, scope.settings, next, outcome).cursor;
