@@ -114,8 +114,18 @@ export class Agent implements AgentHandle {
     return state.status === 'stopped' ? state.stopReason : undefined;
   }
 
-  /** The fold of the stream as this agent last saw it. */
+  /** The fold of the stream as this agent last saw it; `refresh()` catches up first. */
   state(): AgentState {
+    return this.#scope.writer.state;
+  }
+
+  /**
+   * Catches up with what other processes appended and returns the state (SPEC RES-4): a worker
+   * checks whether a run is still to do before it calls `run()`. During this agent's own run it
+   * returns the run's state.
+   */
+  async refresh(): Promise<AgentState> {
+    if (!this.#running) await this.#scope.writer.catchUp();
     return this.#scope.writer.state;
   }
 
@@ -129,10 +139,14 @@ export class Agent implements AgentHandle {
     return this.#context;
   }
 
-  /** Every open call that waits for a decision, not only the first (SPEC HITL-11). */
+  /**
+   * Every open call that waits for a decision, not only the first, and none that holds one
+   * already (SPEC HITL-11).
+   */
   pendingFeedback(): PendingFeedback[] {
-    return unansweredCalls(this.#scope.writer.state)
-      .filter((call) => call.status === 'waiting')
+    const { state } = this.#scope.writer;
+    return unansweredCalls(state)
+      .filter((call) => call.status === 'waiting' && state.feedback[call.toolCall.id] === undefined)
       .map(({ toolCall, feedbackPayload, ambiguous, shadowed }) => ({
         toolCall,
         ...(feedbackPayload === undefined ? {} : { feedbackPayload }),
@@ -170,7 +184,7 @@ export class Agent implements AgentHandle {
     const before = writer.state;
     const events = decideCommand(before, settings, command, {
       clock: config.clock,
-      ownRun: this.#running,
+      ownRun: this.#running || writer.ownsCurrentRun(),
     });
     // During this agent's own run the interpreter is the only writer: the command's events go
     // in with the run's next commit.

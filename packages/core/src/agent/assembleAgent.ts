@@ -97,7 +97,7 @@ export async function assembleAgent(
     ((toolCall, context) => invokeTool(tools.get(toolCall.name), context, toolCall));
   return create(
     config,
-    new StreamWriter(store, streamId, blueprint.clock, blueprint.ids, state),
+    new StreamWriter(store, streamId, blueprint.clock, blueprint.ids, state, secretsOf(model)),
     new RequestFingerprinter(fingerprints),
     runTool,
   );
@@ -126,3 +126,13 @@ function checkTools(tools: readonly Tool[]): Map<string, Tool> {
   }
   return byName;
 }
+
+/** The secrets the model was configured with, read at every write (SPEC RPL-3); none by default. */
+function secretsOf(model: ChatCompletion): () => readonly string[] {
+  const { secrets } = model as { secrets?: () => readonly unknown[] };
+  if (typeof secrets !== 'function') return () => noSecrets;
+  return () =>
+    (secrets.call(model) ?? []).filter((secret): secret is string => typeof secret === 'string');
+}
+
+const noSecrets: readonly string[] = Object.freeze([]);

@@ -96,13 +96,19 @@ export function foreignRun(
   );
 }
 
-/** True when `run()` would do anything: a first system prompt, queued texts, calls to resume, or new messages. */
+/**
+ * True when `run()` would do anything: a first system prompt, queued texts, calls to resume, or
+ * new messages. A run that ended with a terminal stop (a tool said the task is done or failed) is
+ * not asked again without new input (SPEC RES-4): a late worker's bare `run()` costs nothing.
+ */
 export function hasWork(state: AgentState, settings: DeciderSettings): boolean {
+  const kind = state.status === 'stopped' ? state.stopReason?.kind : undefined;
+  const finished = kind === 'requestedByTool' || kind === 'agentFailed';
   return (
-    (settings.systemPrompt !== undefined && !state.systemPromptAdded) ||
+    (settings.systemPrompt !== undefined && !state.systemPromptAdded && state.runs === 0) ||
     state.queued.length > 0 ||
     callsToResume(state).length > 0 ||
-    hasNewMessages(state, settings.stopOnAssistant)
+    (!finished && hasNewMessages(state, settings.stopOnAssistant))
   );
 }
 
@@ -117,9 +123,14 @@ function runStart(
     throw new AgentError('invalidConfiguration', `${mode} needs a text, got ${typeof input}`);
   }
   if (input === undefined && !hasWork(state, settings)) {
+    const kind = state.stopReason?.kind;
+    const ended =
+      state.status === 'stopped' && (kind === 'requestedByTool' || kind === 'agentFailed')
+        ? `; the run ended with ${kind}, so it is not asked again without new input`
+        : '';
     throw new AgentError(
       'nothingToRun',
-      `agent ${settings.streamId} has nothing to run: no open tool calls, no queued or new messages`,
+      `agent ${settings.streamId} has nothing to run: no open tool calls, no queued or new messages${ended}`,
     );
   }
   const events: PendingEvent[] = [
@@ -143,6 +154,11 @@ function decision(
   if (call === undefined) throw invalid('the model never made this call in this stream');
   if (call.status === 'completed' || call.status === 'failed') {
     throw invalid('the call is not open, it was already answered');
+  }
+  if (call.status === 'started') {
+    throw invalid(
+      'its invocation is running, or was cut off by a crash; a decision is given when the call asks for one',
+    );
   }
   if (state.feedback[toolCallId] !== undefined) {
     throw invalid('a decision was already given and no invocation has used it yet');

@@ -10,7 +10,9 @@ export type AgentErrorCode =
   | 'nothingToRun'
   | 'invalidFeedback'
   | 'invalidConfiguration'
-  | 'storeFailed';
+  | 'storeFailed'
+  /** The store could not be reached or failed; the driver's error is the `cause`. */
+  | 'storeUnavailable';
 
 /** A run, a build or a feedback call that failed; `code` says which way. */
 export class AgentError extends AgentlogError<AgentErrorCode> {}

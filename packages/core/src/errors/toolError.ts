@@ -35,8 +35,20 @@ export class ToolError extends AgentlogError<ToolErrorCode> {
     if (isAgentlogError(error) && isToolErrorCode(error.code)) {
       return new ToolError(error.code, error.message, { cause: error });
     }
-    const message = error instanceof Error ? error.message : String(error);
-    return ToolError.executionFailed(message, error);
+    return ToolError.executionFailed(describeThrown(error), error);
+  }
+}
+
+/**
+ * The text of whatever was thrown. A value without a string form (`Object.create(null)`, an
+ * object whose `toString` throws) still gets one: a tool's failure never crashes the process.
+ */
+export function describeThrown(thrown: unknown): string {
+  try {
+    const text: unknown = thrown instanceof Error ? thrown.message : String(thrown);
+    return typeof text === 'string' ? text : String(text);
+  } catch {
+    return `a value without a text form (${Object.prototype.toString.call(thrown)})`;
   }
 }
 

@@ -15,6 +15,7 @@ import {
   type Checked,
   type SameShape,
 } from '../support/checks.js';
+import type { ToolOutput } from '../messages/toolOutput.js';
 import { HOOK_KINDS, RUN_MODES, type AgentEventType, type EventData } from './agentEvent.js';
 
 // The shapes of stored event data, checked when a stream is read (SPEC EVT-4). Hand-written
@@ -26,7 +27,10 @@ import { HOOK_KINDS, RUN_MODES, type AgentEventType, type EventData } from './ag
 // assistant role) are repeated here; `ExactChecks` fails the build when either side drifts.
 const toolCall = object({ id: string, name: string, args: optional(string) });
 const payload = optional(json);
-const toolOutput = tagged('kind', {
+/** The check of a tool call as the stream stores it. */
+export const toolCallCheck = toolCall;
+/** The check of a tool output as the stream stores it (SPEC MSG-3). */
+export const toolOutputCheck: Check<ToolOutput> = tagged('kind', {
   text: object({ text: string }),
   fail: object({ text: string }),
   stop: object({ payload }),
@@ -42,6 +46,7 @@ const stopReason = tagged('kind', {
   noNewMessages: object({}),
   other: object({ text: string }),
 });
+const toolOutput = toolOutputCheck;
 const rawToolResult = flagged('ok', object({ output: toolOutput }), object({ error: string }));
 const usage = object({ promptTokens: number, completionTokens: number, totalTokens: number });
 const text = object({ text: string });

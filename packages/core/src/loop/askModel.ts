@@ -1,3 +1,4 @@
+import { describeThrown } from '../errors/toolError.js';
 import { recordOutcome, type Outcome, type Recorded } from '../decider/recordOutcome.js';
 import type { RunCursor } from '../decider/runCursor.js';
 import { AgentError } from '../errors/agentError.js';
@@ -31,7 +32,7 @@ export async function askModel(scope: RunScope, cursor: RunCursor): Promise<RunC
     raw = await config.model.complete(request, {});
   } catch (error) {
     if (isAgentlogError(error)) throw error;
-    const message = error instanceof Error ? error.message : String(error);
+    const message = describeThrown(error);
     throw new AgentError('completionFailed', `the completion failed: ${message}`, { cause: error });
   }
   const isUsedId = (id: string) => toolCallOf(writer.state, id) !== undefined;

@@ -1,6 +1,10 @@
+import { describeThrown } from '../errors/toolError.js';
 import type { HookKind, Hooks } from './hooks.js';
 import { AgentError } from '../errors/agentError.js';
 import { isAgentlogError } from '../errors/agentlogError.js';
+import { toolCallCheck } from '../events/eventSchemas.js';
+import { toolOutputProblem } from '../messages/canonicalToolOutput.js';
+import { arrayOf } from '../support/checks.js';
 import { inHook } from './hookScope.js';
 import type { RunScope } from './runScope.js';
 
@@ -62,6 +66,14 @@ async function runTransforms<V>(
         `a ${kind} hook returned ${describe(replaced)}, which is not ${replacementNames[kind]}; return undefined to keep the value`,
       );
     }
+    // What is recorded must read back: the value is checked as its stored event will be (EVT-6).
+    const problem = replacementProblem(kind, replaced);
+    if (problem !== undefined) {
+      throw new AgentError(
+        'hookFailed',
+        `a ${kind} hook returned ${replacementNames[kind]} that cannot be recorded: ${problem}`,
+      );
+    }
     current = replaced as V;
   }
   return current;
@@ -115,7 +127,31 @@ async function guarded(kind: HookKind, run: () => unknown): Promise<unknown> {
       );
     }
     if (isAgentlogError(error)) throw error;
-    const message = error instanceof Error ? error.message : String(error);
+    const message = describeThrown(error);
     throw new AgentError('hookFailed', `a ${kind} hook failed: ${message}`, { cause: error });
+  }
+}
+
+/** Where a replacement that has the right outline still differs from what the stream stores. */
+function replacementProblem(kind: HookKind, value: unknown): string | undefined {
+  try {
+    if (kind === 'afterTool') {
+      const result = value as { ok: boolean; output?: unknown };
+      return result.ok ? toolOutputProblem(result.output) : undefined;
+    }
+    if (kind !== 'onNewMessage') return undefined;
+    const message = value as {
+      role: string;
+      output?: unknown;
+      text?: unknown;
+      toolCalls?: unknown;
+    };
+    if (message.role === 'tool') return toolOutputProblem(message.output);
+    if (message.role !== 'assistant') return undefined;
+    if (message.text !== undefined && typeof message.text !== 'string')
+      return 'text: expected a string';
+    return arrayOf(toolCallCheck)(message.toolCalls, 'toolCalls');
+  } catch {
+    return 'the value is cyclic or too deeply nested';
   }
 }

@@ -1,6 +1,7 @@
 import type { AgentState } from '../events/agentState.js';
 import { foldStream } from '../events/foldEvents.js';
-import type { EventStore } from '../ports/eventStore.js';
+import type { EventStore, StreamEvent } from '../ports/eventStore.js';
+import { storeFault } from './storeFault.js';
 import type { FingerprintSnapshot } from './requestFingerprint.js';
 
 /** The fold of a stream as an agent of this process last saw it, and the id of its last event. */
@@ -68,7 +69,7 @@ export async function foldOfStream(
   const cached = caches.get(store)?.get(streamId);
   if (cached !== undefined) {
     const { revision } = cached.state;
-    const stored = await store.readStream(streamId, { fromRevision: revision });
+    const stored = await read(store, streamId, revision);
     const first = stored[0];
     if (first?.metadata.revision === revision && first.metadata.eventId === cached.eventId) {
       const { state } = foldStream(stored.slice(1), cached.state);
@@ -84,9 +85,17 @@ export async function foldOfStream(
     );
     caches.get(store)?.delete(streamId);
   }
-  const stored = await store.readStream(streamId);
+  const stored = await read(store, streamId, 0);
   const { state } = foldStream(stored);
   const last = stored.at(-1);
   if (last !== undefined) rememberFold(store, streamId, state, last.metadata.eventId);
   return { state };
+}
+
+function read(store: EventStore, streamId: string, fromRevision: number): Promise<StreamEvent[]> {
+  return store
+    .readStream(streamId, fromRevision === 0 ? {} : { fromRevision })
+    .catch((error: unknown) => {
+      throw storeFault(error, streamId, 'read');
+    });
 }

@@ -1,3 +1,4 @@
+import { describeThrown } from '../errors/toolError.js';
 import type { StopReason } from '../events/stopReason.js';
 import { decideCommand } from '../decider/decideCommand.js';
 import { nextStep, stopWith } from '../decider/nextStep.js';
@@ -25,7 +26,8 @@ export async function interpretRun(scope: RunScope, mode: RunMode, input?: strin
     writer.state,
     settings,
     { kind: 'startRun', mode, ...(input === undefined ? {} : { input }) },
-    { clock: config.clock, ownRun: false },
+    // A run this writer started and could not end (a store outage) is its own, not a foreign one.
+    { clock: config.clock, ownRun: writer.ownsCurrentRun() },
   );
   scope.inbox.length = 0;
   let started = false;
@@ -85,7 +87,7 @@ async function endWithError(scope: RunScope, error: unknown): Promise<void> {
     await writer.catchUp().catch(() => undefined);
     return;
   }
-  const failure = error instanceof Error ? error : new Error(String(error));
+  const failure = error instanceof Error ? error : new Error(describeThrown(error));
   // What the step held back is recorded before the stop; if that write fails, it is dropped.
   await writer.flush().catch(() => writer.discardDeferred());
   if (writer.state.status !== 'running') return;

@@ -2,7 +2,7 @@ import type { ToolResult } from './hooks.js';
 import { ToolError } from '../errors/toolError.js';
 import type { ToolCall } from '../messages/toolCall.js';
 import { ToolOutput } from '../messages/toolOutput.js';
-import { findNonJson } from '../support/json.js';
+import { canonicalToolOutput, toolOutputProblem } from '../messages/canonicalToolOutput.js';
 import type { Tool } from '../tools/tool.js';
 import type { AgentContext } from './agentContext.js';
 
@@ -32,11 +32,20 @@ function checkOutput(toolName: string, returned: unknown): ToolOutput {
   if (typeof kind !== 'string' || !outputKinds.has(kind)) {
     throw ToolError.executionFailed(`tool ${toolName} returned neither a string nor a ToolOutput`);
   }
-  const nonJson = findNonJson(returned);
-  if (nonJson !== undefined) {
+  // Checked as the stored event will be, so what is recorded always reads back (SPEC EVT-6).
+  const problem = outputProblem(returned);
+  if (problem !== undefined) {
     throw ToolError.executionFailed(
-      `tool ${toolName} returned an output that is not JSON: ${nonJson}`,
+      `tool ${toolName} returned an output that is not valid: ${problem}`,
     );
   }
-  return returned as ToolOutput;
+  return canonicalToolOutput(returned as ToolOutput);
+}
+
+function outputProblem(returned: unknown): string | undefined {
+  try {
+    return toolOutputProblem(returned);
+  } catch {
+    return 'output: cyclic or too deeply nested';
+  }
 }

@@ -1,7 +1,6 @@
 import { AgentError } from '../errors/agentError.js';
 import { canonicalArgs, type ToolCall } from '../messages/toolCall.js';
-import type { CompletionResponse } from '../ports/chatCompletion.js';
-import { findNonJson } from '../support/json.js';
+import type { CompletionResponse, CompletionUsage } from '../ports/chatCompletion.js';
 
 /**
  * Makes a model's answer safe to record: tool-call args canonicalised once (SPEC MSG-2), a call
@@ -35,12 +34,7 @@ export function normalizeResponse(
     // Some gateways reuse ids across completions; an id must name one call in the whole stream.
     while (seen.has(callId) || isUsedId(callId)) callId = newId();
     seen.add(callId);
-    const text =
-      args === undefined || args === null
-        ? undefined
-        : typeof args === 'string'
-          ? args
-          : JSON.stringify(args);
+    const text = args === undefined || args === null ? undefined : argsText(args);
     const canonical = canonicalArgs(text);
     return {
       id: callId,
@@ -51,10 +45,41 @@ export function normalizeResponse(
   const response: CompletionResponse = {
     ...(typeof message === 'string' ? { message } : {}),
     toolCalls: calls,
-    ...(usage !== undefined && usage !== null && findNonJson(usage) === undefined
-      ? { usage: usage as CompletionResponse['usage'] & object }
-      : {}),
+    ...usageOf(usage),
     ...(typeof model === 'string' ? { model } : {}),
   };
   return response;
+}
+
+/** Args the model sent as a value rather than text: their JSON, or a text naming what is wrong. */
+function argsText(args: unknown): string {
+  if (typeof args === 'string') return args;
+  try {
+    return JSON.stringify(args) ?? String(args);
+  } catch {
+    // A cyclic value has no JSON form: the call then fails on its arguments (SPEC TOOL-5).
+    return '[arguments that have no JSON form]';
+  }
+}
+
+/**
+ * Token counts as the stream records them (SPEC EVT-6): whole numbers of at least 0. A count the
+ * model left out is worked out from the others when it can be (`totalTokens` is the sum); usage
+ * that does not give the prompt and completion counts is dropped rather than stored half-made.
+ */
+function usageOf(usage: unknown): { usage?: CompletionUsage } {
+  if (usage === null || typeof usage !== 'object') return {};
+  const { promptTokens, completionTokens, totalTokens } = usage as Record<string, unknown>;
+  const count = (value: unknown): number | undefined =>
+    typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+  const prompt = count(promptTokens);
+  const completion = count(completionTokens);
+  if (prompt === undefined || completion === undefined) return {};
+  return {
+    usage: {
+      promptTokens: prompt,
+      completionTokens: completion,
+      totalTokens: count(totalTokens) ?? prompt + completion,
+    },
+  };
 }

@@ -4,7 +4,8 @@ import type { CallPlan } from '../decider/planBatch.js';
 import { recordOutcome, type Outcome } from '../decider/recordOutcome.js';
 import type { RunCursor } from '../decider/runCursor.js';
 import { AgentError } from '../errors/agentError.js';
-import { ToolError } from '../errors/toolError.js';
+import { describeThrown, ToolError } from '../errors/toolError.js';
+import { canonicalToolOutput } from '../messages/canonicalToolOutput.js';
 import type { RawToolResult } from '../events/agentEvent.js';
 import type { ToolOutputMessage } from '../messages/chatMessage.js';
 import type { ToolCall } from '../messages/toolCall.js';
@@ -91,8 +92,8 @@ function record(scope: RunScope, cursor: RunCursor, outcome: Outcome): RunCursor
 /** A result as the stream records it: a failure keeps its message. */
 export function toRaw(result: ToolResult): RawToolResult {
   return result.ok
-    ? { ok: true, output: result.output }
-    : { ok: false, error: result.error.message };
+    ? { ok: true, output: canonicalToolOutput(result.output) }
+    : { ok: false, error: describeThrown(result.error) };
 }
 
 /** A recorded result as hooks see it: a failure is a `ToolError`. */
@@ -114,5 +115,7 @@ async function newToolMessage(
       `an onNewMessage hook must return a tool message for tool call ${toolCall.id}`,
     );
   }
-  return candidate;
+  return candidate === message
+    ? candidate
+    : { ...candidate, output: canonicalToolOutput(candidate.output) };
 }

@@ -14,7 +14,10 @@ import { editableDraft, publish } from '../events/stateDraft.js';
 import { foldStream } from '../events/foldEvents.js';
 import type { EventStore } from '../ports/eventStore.js';
 import { rememberFold } from './foldCache.js';
-import { findNonJson, parsedCopy } from '../support/json.js';
+import { storeFault } from './storeFault.js';
+import { eventDataSchemas } from '../events/eventSchemas.js';
+import type { Check } from '../support/checks.js';
+import { findNonJson, markParsedJson, parsedCopy } from '../support/json.js';
 
 /**
  * The only way state changes: stamps events with metadata, checks them against the state
@@ -32,6 +35,8 @@ export class StreamWriter {
   /** The deferred drafts as folded into `#state`, with their revisions. */
   #deferredEvents: AgentEvent[] = [];
   #inFlight = 0;
+  /** The run count right after this writer stored a `RunStarted`: the run that is its own. */
+  #ownRun: number | undefined;
 
   constructor(
     private readonly store: EventStore,
@@ -39,6 +44,8 @@ export class StreamWriter {
     private readonly clock: () => Date,
     private readonly ids: () => string,
     state: AgentState,
+    /** Values never to be stored, such as the model's API key (SPEC RPL-3). */
+    private readonly secrets: () => readonly string[] = () => [],
   ) {
     this.#committed = state;
     this.#state = state;
@@ -47,6 +54,15 @@ export class StreamWriter {
   /** The fold of every event appended or read so far, and of the events held back to go with the next append. */
   get state(): AgentState {
     return this.#state;
+  }
+
+  /**
+   * Whether the run the stream shows in progress is one this writer started (SPEC RES-4): after
+   * a store outage left it unfinished, its own agent may resume it at once, while any other
+   * agent respects its lease.
+   */
+  ownsCurrentRun(): boolean {
+    return this.#ownRun === this.#committed.runs && this.#committed.status === 'running';
   }
 
   /** The fold of the events stored so far. */
@@ -105,9 +121,11 @@ export class StreamWriter {
   /** Folds whatever other writers appended since this writer's last revision. */
   catchUp(): Promise<void> {
     return this.#serialised(async () => {
-      const stored = await this.store.readStream(this.streamId, {
-        fromRevision: this.#committed.revision + 1,
-      });
+      const stored = await this.store
+        .readStream(this.streamId, { fromRevision: this.#committed.revision + 1 })
+        .catch((error: unknown) => {
+          throw storeFault(error, this.streamId, 'read');
+        });
       if (stored.length === 0) return;
       this.#committed = foldStream(stored, this.#committed).state;
       this.#refoldDeferred();
@@ -126,13 +144,19 @@ export class StreamWriter {
     return result;
   }
 
-  /** Stamps an event and copies its data as a store would hand it back (SPEC EVT-2). */
+  /**
+   * Stamps an event and copies its data as a store would hand it back (SPEC EVT-2), with every
+   * secret masked (SPEC RPL-3), then checks the copy exactly as reading will (SPEC EVT-6): what
+   * is appended always reads back.
+   */
   #draft(event: PendingEvent): Draft {
     // The strict walk names what is not JSON; the copy is native: what a store hands back.
     const nonJson = nonJsonIn(event.data);
     if (nonJson !== undefined)
       throw new InvalidEventError(event.type, undefined, `${nonJson} is not JSON`);
-    const data: unknown = parsedCopy(event.data);
+    const data: unknown = maskedCopy(event.data, this.secrets());
+    const problem = (eventDataSchemas[event.type] as Check<unknown> | undefined)?.(data, '');
+    if (problem !== undefined) throw new InvalidEventError(event.type, undefined, problem);
     const metadata = {
       eventId: this.ids(),
       at: this.clock().toISOString(),
@@ -164,6 +188,7 @@ export class StreamWriter {
           );
         }
         this.#committed = state;
+        if (events.some((event) => event.type === 'RunStarted')) this.#ownRun = state.runs;
         // Events deferred while this append was in flight were folded on top of it already,
         // unless a rebase moved what they sit on.
         if (this.#deferred.length === 0) this.#state = state;
@@ -180,7 +205,7 @@ export class StreamWriter {
           // Nothing of it was stored: what was held back with it is dropped too.
           if (attempt > 0) this.#committed = base;
           this.discardDeferred();
-          throw error;
+          throw storeFault(error, this.streamId, 'append');
         }
         base = rebased;
         try {
@@ -199,7 +224,11 @@ export class StreamWriter {
    * another process while this one runs), fold them and let the append retry on top of them.
    */
   async #rebase(base: AgentState): Promise<AgentState | undefined> {
-    const foreign = await this.store.readStream(this.streamId, { fromRevision: base.revision + 1 });
+    const foreign = await this.store
+      .readStream(this.streamId, { fromRevision: base.revision + 1 })
+      .catch((error: unknown) => {
+        throw storeFault(error, this.streamId, 'read');
+      });
     if (foreign.length === 0 || !foreign.every((event) => rebaseable.has(event.type))) {
       return undefined;
     }
@@ -243,4 +272,23 @@ function nonJsonIn(value: unknown): string | undefined {
     // A cyclic value recurses until the stack runs out.
     return '$ (cyclic or too deeply nested)';
   }
+}
+
+/** What replaces a secret in stored data. */
+export const REDACTED = '[redacted]';
+
+/**
+ * The data as a store hands it back, with every occurrence of a secret replaced, in any string
+ * of it: a key the model or a tool echoes is never stored. Without secrets it is a plain copy.
+ */
+function maskedCopy<T>(value: T, secrets: readonly string[]): T {
+  if (secrets.length === 0) return parsedCopy(value);
+  let text = JSON.stringify(value);
+  for (const secret of secrets) {
+    if (secret.length < 8) continue;
+    // The secret as it appears inside a JSON string (escapes included).
+    const escaped = JSON.stringify(secret).slice(1, -1);
+    if (text.includes(escaped)) text = text.split(escaped).join(REDACTED);
+  }
+  return markParsedJson(JSON.parse(text) as T);
 }

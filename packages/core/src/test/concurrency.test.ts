@@ -129,7 +129,7 @@ describe('two writers on one stream', () => {
     expect(rescuer.pendingFeedback()).toMatchObject([{ toolCall: { id: 'd1' }, ambiguous: true }]);
   });
 
-  it('RES-3 a decision recorded by another process during a run is folded in, and the run carries on', async () => {
+  it('RES-3 HITL-3 a decision on a call whose invocation is in flight is refused; once the call asks, it is accepted', async () => {
     const store = createInMemoryEventStore();
     const runs: string[] = [];
     const slow = gate();
@@ -161,7 +161,63 @@ describe('two writers on one stream', () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(owner.state().toolCalls.a1?.status).toBe('started');
 
-    // While deploy runs, a reviewer in another process approves the other call.
+    // While deploy runs, a reviewer in another process tries to approve the other call: its
+    // invocation is in flight (its request is not recorded yet), so the decision is refused.
+    const reviewer = await build(store, 'reviewer', [], runs);
+    await expect(
+      reviewer
+        .context()
+        .feedbackReceived({ id: 'a1', name: 'approve_me' }, ToolFeedback.approved(), { by: 'ana' }),
+    ).rejects.toMatchObject({ code: 'invalidFeedback', message: /invocation is running/ });
+    slow.open();
+    expect(await running).toBeUndefined();
+    expect(owner.stopReason()?.kind).toBe('feedbackRequired');
+    await reviewer
+      .context()
+      .feedbackReceived({ id: 'a1', name: 'approve_me' }, ToolFeedback.approved(), { by: 'ana' });
+    const types = (await store.readStream('shared')).map(
+      (e) => `${e.type}:${e.metadata.eventId.split('-')[0]}`,
+    );
+    expect(types.at(-1)).toBe('FeedbackReceived:reviewer');
+    await owner.refresh();
+    expect(owner.state().feedback.a1).toMatchObject({ by: 'ana' });
+  });
+
+  it('RES-3 a decision on a waiting call, recorded by another process during a run, is folded in and the run carries on', async () => {
+    const store = createInMemoryEventStore();
+    const runs: string[] = [];
+    const slow = gate();
+    const gated = approvalRequired(
+      tool({ name: 'approve_me', description: 'a', parameters: z.object({}), execute: () => 'ok' }),
+    );
+    const echo = tool({
+      name: 'echo',
+      description: 'e',
+      parameters: z.object({}),
+      execute: () => 'e',
+    });
+    const owner = await Agent.builder()
+      .llm(
+        scriptedModel([
+          // The approval is shadowed by its sibling's output (HITL-5): it stays waiting.
+          toolCallResponse([
+            { name: 'approve_me', args: {}, id: 'a1' },
+            { name: 'echo', args: {}, id: 'e1' },
+          ]),
+          toolCallResponse([{ name: 'deploy', args: {}, id: 'd1' }]),
+          textResponse('done'),
+        ]),
+      )
+      .tools([deployTool(runs, slow.opened), gated, echo])
+      .store(store)
+      .streamId('shared')
+      .ids(counterIds('owner'))
+      .build();
+    await owner.query('first');
+    expect(owner.pendingFeedback().map((call) => call.toolCall.id)).toEqual(['a1']);
+    const running = owner.query('go').catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    // While deploy runs, a reviewer in another process approves the waiting call.
     const reviewer = await build(store, 'reviewer', [], runs);
     await reviewer
       .context()
@@ -171,7 +227,6 @@ describe('two writers on one stream', () => {
     const types = (await store.readStream('shared')).map(
       (e) => `${e.type}:${e.metadata.eventId.split('-')[0]}`,
     );
-    expect(types).toContain('FeedbackReceived:reviewer');
     expect(types.slice(types.indexOf('FeedbackReceived:reviewer') + 1)[0]).toBe(
       'ToolCallCompleted:owner',
     );
