@@ -101,6 +101,52 @@ describe('workers', () => {
     expect(agent.stopReason()?.kind).toBe('requestedByTool');
   });
 
+  it('RES-4 a run is fenced until its step has ended: a feedback request does not free the stream while a sibling works', async () => {
+    const store = createInMemoryEventStore();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const slow = tool({
+      name: 'slow',
+      description: 's',
+      parameters: z.object({}),
+      execute: async () => {
+        await released;
+        return 'slow done';
+      },
+    });
+    const owner = await Agent.builder()
+      .llm(
+        scriptedModel([
+          toolCallResponse([
+            { name: 'deploy', id: 'd1' },
+            { name: 'slow', id: 's1' },
+          ]),
+        ]),
+      )
+      .tools([deploy, slow])
+      .store(store)
+      .streamId('job')
+      .ids(counterIds('owner'))
+      .build();
+    const running = owner.query('go');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const second = await worker(store, 'w2', []).built;
+    await expect(second.run()).rejects.toMatchObject({ code: 'concurrency' });
+    await expect(
+      second.context().feedbackReceived({ id: 'd1', name: 'deploy' }, ToolFeedback.approved()),
+    ).rejects.toMatchObject({ code: 'invalidFeedback' });
+    release();
+    await running;
+    const types = (await store.readStream('job')).map((event) => event.type);
+    expect(types.slice(-4)).toEqual([
+      'FeedbackRequested',
+      'ToolCallCompleted',
+      'WarningRecorded',
+      'AgentStopped',
+    ]);
+    expect(owner.stopReason()?.kind).toBe('feedbackRequired');
+  });
+
   it('HITL-11 pendingFeedback lists no call that already holds a decision', async () => {
     const store = createInMemoryEventStore();
     const agent = await worker(store, 'w1', [toolCallResponse([{ name: 'deploy', id: 'd1' }])])
