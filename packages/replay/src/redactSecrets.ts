@@ -14,27 +14,61 @@ export const DEFAULT_SECRET_FIELDS: readonly string[] = [
 
 const REDACTED = '[redacted]';
 // Bearer tokens and OpenAI-style keys that slip into free text.
-const SECRET_PATTERNS = [/\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/g, /\bsk-[A-Za-z0-9_-]{8,}/g];
+const SECRET_PATTERNS = [/\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/gi, /\bsk-[A-Za-z0-9_-]{8,}/g];
+
+/**
+ * Secret values shorter than this are not masked by value (as in the OpenAI adapter): they cannot
+ * be real keys (a placeholder such as `x` for a local gateway), and masking them would mangle text.
+ */
+export const MIN_SECRET_LENGTH = 8;
+
+/**
+ * Returns `text` with each of `secrets` (any shape: `sk-…`, an opaque Azure key, a token; longest
+ * first), bearer tokens and `sk-` keys replaced by `[redacted]`.
+ */
+export function redactSecretText(text: string, secrets: readonly string[] = []): string {
+  return secretTextMasker(secrets)(text);
+}
+
+function secretTextMasker(secrets: readonly string[]): (text: string) => string {
+  const values = [...new Set(secrets)]
+    .filter((secret) => secret.length >= MIN_SECRET_LENGTH)
+    .sort((a, b) => b.length - a.length);
+  return (text) =>
+    SECRET_PATTERNS.reduce(
+      (masked, pattern) => masked.replace(pattern, REDACTED),
+      values.reduce((masked, secret) => masked.split(secret).join(REDACTED), text),
+    );
+}
 
 /**
  * Returns a copy of `value` with the values of secret keys (case-insensitive; the defaults plus
  * `fields`) replaced by `[redacted]`, also inside strings that hold JSON (tool-call arguments),
- * and bearer tokens and `sk-` keys masked inside other strings.
+ * and the given `secrets` values (whatever their shape), bearer tokens and `sk-` keys masked
+ * inside every string and key. JSON text in which nothing is secret is kept as it was written.
  */
-export function redactSecrets<T>(value: T, fields: readonly string[] = []): T {
+export function redactSecrets<T>(
+  value: T,
+  fields: readonly string[] = [],
+  secrets: readonly string[] = [],
+): T {
   const secret = new Set([...DEFAULT_SECRET_FIELDS, ...fields].map((field) => field.toLowerCase()));
+  const mask = secretTextMasker(secrets);
   const visit = (item: unknown): unknown => {
     if (typeof item === 'string') {
       // Tool-call arguments are JSON text: redact inside them too.
       const inner = parseJsonText(item);
-      if (inner !== undefined) return JSON.stringify(visit(inner));
-      return SECRET_PATTERNS.reduce((text, pattern) => text.replace(pattern, REDACTED), item);
+      if (inner !== undefined) {
+        const redacted = JSON.stringify(visit(inner));
+        return redacted === JSON.stringify(inner) ? mask(item) : redacted;
+      }
+      return mask(item);
     }
     if (Array.isArray(item)) return item.map(visit);
     if (item !== null && typeof item === 'object') {
       return Object.fromEntries(
         Object.entries(item).map(([key, inner]) => [
-          key,
+          mask(key),
           secret.has(key.toLowerCase()) ? REDACTED : visit(inner),
         ]),
       );

@@ -136,4 +136,31 @@ describe('secrets in recordings', () => {
       custom: { pin: '[redacted]' },
     });
   });
+
+  it('RPL-3 redactSecrets masks given secret values of any shape, in text, keys and JSON text', () => {
+    const opaque = '9c2f4e6a8b0d1f3e5a7c9e1b3d5f7a9c';
+    const redacted = redactSecrets(
+      {
+        text: `the key ${opaque} twice ${opaque}`,
+        args: `{"q": "${opaque}", "n": 1}`,
+        [opaque]: 'as a key',
+        short: 'x marks the spot',
+      },
+      [],
+      [opaque, 'x'],
+    );
+    expect(redacted).toEqual({
+      text: 'the key [redacted] twice [redacted]',
+      args: '{"q":"[redacted]","n":1}',
+      '[redacted]': 'as a key',
+      // Values shorter than MIN_SECRET_LENGTH are no real keys: they are left alone.
+      short: 'x marks the spot',
+    });
+  });
+
+  it('RPL-3 redactSecrets keeps JSON text in which nothing is secret as it was written', () => {
+    expect(redactSecrets({ args: '{"q": "x",  "n": 1}' })).toEqual({
+      args: '{"q": "x",  "n": 1}',
+    });
+  });
 });

@@ -459,6 +459,68 @@ describe('createOpenAiChatCompletion() never leaks the API key', () => {
     expect(inspect(error, { depth: 10 })).not.toContain(apiKey);
   });
 
+  it('RPL-3 secrets() gives the key from apiKey, OPENAI_API_KEY or an injected client, not enumerable', () => {
+    expect(createOpenAiChatCompletion({ model: 'gpt-test', apiKey }).secrets()).toEqual([apiKey]);
+    vi.stubEnv('OPENAI_API_KEY', 'sk-from-env-0123456789');
+    const fromEnv = createOpenAiChatCompletion({ model: 'gpt-test' });
+    expect(fromEnv.secrets()).toEqual(['sk-from-env-0123456789']);
+    const injectedClient = createOpenAiChatCompletion({
+      model: 'gpt-test',
+      client: new OpenAI({ apiKey: 'opaque-injected-key-42' }),
+    });
+    expect(injectedClient.secrets()).toEqual(['opaque-injected-key-42']);
+    expect(Object.keys(fromEnv)).toEqual(['model', 'complete']);
+    expect(Object.getOwnPropertyDescriptor(fromEnv, 'secrets')?.enumerable).toBe(false);
+    expect(JSON.stringify(fromEnv)).not.toContain('sk-from-env');
+  });
+
+  it('RPL-3 an opaque key echoed in the response headers and body is masked in the whole cause', async () => {
+    const opaque = '0f1e2d3c4b5a69788796a5b4c3d2e1f0';
+    const { fetch } = fakeFetch(
+      json({ error: { message: `bad key ${opaque}`, param: opaque } }, 401, {
+        'x-request-id': 'req_1',
+        'x-echo-key': opaque,
+        'www-authenticate': `Bearer realm="${opaque}"`,
+        'set-cookie': `session=${opaque}`,
+      }),
+    );
+    const model = createOpenAiChatCompletion({
+      model: 'gpt-test',
+      apiKey: opaque,
+      fetch,
+      maxRetries: 0,
+    });
+    const error = (await model.complete(hello, {}).catch((caught: unknown) => caught)) as Error;
+    expect(error.message).toBe('openai: 401 bad key [redacted]');
+    expect(inspect(error, { depth: Infinity, showHidden: true })).not.toContain(opaque);
+    const cause = error.cause as InstanceType<typeof OpenAI.APIError>;
+    expect(cause).toBeInstanceOf(AuthenticationError);
+    expect(cause.requestID).toBe('req_1');
+    expect(cause.error).toEqual({ message: 'bad key [redacted]', param: '[redacted]' });
+    expect(cause.headers?.get('x-echo-key')).toBe('[redacted]');
+    expect(cause.headers?.get('set-cookie')).toBe('[redacted]');
+  });
+
+  it('RPL-3 a connection error keeps its nested cause, masked', async () => {
+    const fetch = (() =>
+      Promise.reject(
+        new TypeError('fetch failed', {
+          cause: Object.assign(new Error(`proxy said ${apiKey}`), { code: 'ECONNRESET' }),
+        }),
+      )) as typeof globalThis.fetch;
+    const model = createOpenAiChatCompletion({ model: 'gpt-test', apiKey, fetch, maxRetries: 0 });
+    const error = (await model.complete(hello, {}).catch((caught: unknown) => caught)) as Error;
+    expect(error.message).toBe('openai: Connection error.');
+    expect(inspect(error, { depth: Infinity, showHidden: true })).not.toContain(apiKey);
+    const sdk = error.cause as Error;
+    expect(sdk).toBeInstanceOf(OpenAI.APIConnectionError);
+    expect(sdk.cause).toMatchObject({ name: 'TypeError', message: 'fetch failed' });
+    expect((sdk.cause as Error).cause).toMatchObject({
+      message: 'proxy said [redacted]',
+      code: 'ECONNRESET',
+    });
+  });
+
   it('RPL-3 the missing-key error does not print any key', () => {
     vi.stubEnv('OPENAI_API_KEY', '');
     expect(() => createOpenAiChatCompletion({ model: 'gpt-test' })).toThrow(

@@ -1,10 +1,15 @@
-import { inspect } from 'node:util';
-import OpenAI, { APIConnectionError, APIError } from 'openai';
+import OpenAI, {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+} from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import { AgentError } from '../errors/agentError.js';
 import { isAgentlogError } from '../errors/agentlogError.js';
 import type { ChatCompletion, CompletionResponse } from '../ports/chatCompletion.js';
 import { fromOpenAiResponse, fromOpenAiStream } from './fromOpenAiResponse.js';
+import { maskDeep, REDACTED, secretMasker } from './maskSecrets.js';
 import { toOpenAiMessages, toOpenAiTools } from './toOpenAiMessages.js';
 
 /** How to reach the model: which one, with which key, through which endpoint. */
@@ -29,12 +34,19 @@ export interface OpenAiChatCompletionOptions {
   readonly timeout?: number;
 }
 
-/** The OpenAI adapter of the {@link ChatCompletion} port; `model` is the model id it asks. */
-export type OpenAiChatCompletion = ChatCompletion & { readonly model: string };
+/**
+ * The OpenAI adapter of the {@link ChatCompletion} port; `model` is the model id it asks, and
+ * `secrets` (not enumerable) gives the API key it sends, for masking (SPEC RPL-3).
+ */
+export type OpenAiChatCompletion = ChatCompletion & {
+  readonly model: string;
+  readonly secrets: () => readonly string[];
+};
 
 /**
  * The model port backed by OpenAI chat completions (or any compatible gateway). Errors become
- * `AgentError('completionFailed', 'openai: <status> <message>')` with the API key redacted
+ * `AgentError('completionFailed', 'openai: <status> <message>')` whose message and cause (a
+ * rebuilt SDK error: body, headers, nested causes and stacks) hold none of the adapter's secrets
  * (SPEC RPL-3); an abort through `options.signal` rejects with the signal's reason.
  */
 export function createOpenAiChatCompletion(
@@ -43,6 +55,11 @@ export function createOpenAiChatCompletion(
   const { model, temperature, stream } = options;
   const client =
     options.client === undefined ? newClient(options) : injected(options, options.client);
+  // Read when needed: a client built with a key function swaps its key over time.
+  const secrets = (): readonly string[] => {
+    const key = client.apiKey;
+    return Object.freeze(typeof key === 'string' && key !== '' ? [key] : []);
+  };
 
   async function complete(
     ...[request, callOptions]: Parameters<ChatCompletion['complete']>
@@ -71,12 +88,14 @@ export function createOpenAiChatCompletion(
     } catch (error) {
       if (signal?.aborted === true) throw signal.reason;
       if (isAgentlogError(error)) throw error;
-      // Read when needed: a client built with a key function swaps its key over time.
-      throw completionFailed(error, client.apiKey ?? undefined);
+      throw completionFailed(error, secretMasker(secrets()));
     }
   }
 
-  return Object.freeze({ model, complete });
+  const adapter = { model, complete };
+  // Not enumerable: JSON.stringify, spreads and Object.values of the adapter never reach it.
+  Object.defineProperty(adapter, 'secrets', { value: secrets, enumerable: false });
+  return Object.freeze(adapter) as OpenAiChatCompletion;
 }
 
 function newClient(options: OpenAiChatCompletionOptions): OpenAI {
@@ -109,43 +128,77 @@ function injected(options: OpenAiChatCompletionOptions, client: OpenAI): OpenAI 
   return client;
 }
 
-/** An SDK error as `completionFailed`; the key is redacted from the message and the cause. */
-function completionFailed(error: unknown, secret: string | undefined): AgentError {
-  const redact = (text: string): string => redactSecret(text, secret);
+/** An SDK error as `completionFailed`, with the secrets masked in the message and the cause. */
+function completionFailed(error: unknown, mask: (text: string) => string): AgentError {
   const raw = error instanceof Error ? error.message : String(error);
   const status = error instanceof APIError && error.status !== undefined ? `${error.status} ` : '';
   const text = status !== '' && raw.startsWith(status) ? raw.slice(status.length) : raw;
-  return new AgentError('completionFailed', `openai: ${status}${redact(text)}`, {
-    cause: safeCause(error, redact),
+  return new AgentError('completionFailed', `openai: ${status}${mask(text)}`, {
+    cause: safeCause(error, mask),
   });
 }
 
+// Response headers that carry credentials or sessions: dropped to `[redacted]` whatever they hold.
+const credentialHeaders = new Set([
+  'authorization',
+  'proxy-authorization',
+  'x-api-key',
+  'api-key',
+  'cookie',
+  'set-cookie',
+]);
+
 /**
- * The error itself, or, when anything in it (message, body, nested causes) mentions the key, a
- * rebuilt one of the same SDK class with the key redacted and without the nested causes.
+ * A rebuilt copy of the thrown error, never the error itself: the SDK error keeps the response
+ * headers and body, where a server may echo the key. The copy has the same SDK class, status and
+ * request id; its message, body, header values, stack and nested causes are masked.
  */
-function safeCause(error: unknown, redact: (text: string) => string): unknown {
-  const printed = inspect(error, { depth: 10 });
-  if (redact(printed) === printed) return error;
-  const message = redact(error instanceof Error ? error.message : String(error));
+function safeCause(error: unknown, mask: (text: string) => string, depth = 0): Error {
+  if (!(error instanceof Error)) return new Error(mask(String(error)));
+  const message = mask(error.message);
   const apiError: APIError | undefined = error instanceof APIError ? error : undefined;
-  const { status, headers } = apiError ?? {};
-  if (apiError !== undefined && status !== undefined && headers !== undefined) {
-    let body: unknown;
-    try {
-      body = JSON.parse(redact(JSON.stringify(apiError.error ?? null)));
-    } catch {
-      body = undefined;
+  const status = apiError?.status;
+  let copy: Error;
+  if (error instanceof APIConnectionTimeoutError) {
+    copy = new APIConnectionTimeoutError({ message });
+  } else if (error instanceof APIUserAbortError) {
+    copy = new APIUserAbortError({ message });
+  } else if (error instanceof APIConnectionError) {
+    copy = new APIConnectionError({ message, ...nestedCause(error, mask, depth) });
+  } else if (apiError !== undefined && status !== undefined) {
+    const prefix = `${status} `;
+    copy = APIError.generate(
+      status,
+      { error: maskDeep(apiError.error, mask) },
+      message.startsWith(prefix) ? message.slice(prefix.length) : message,
+      safeHeaders(apiError.headers, mask),
+    );
+  } else {
+    copy = new Error(message, nestedCause(error, mask, depth));
+    copy.name = mask(error.name);
+    const { code } = error as { code?: unknown };
+    if (typeof code === 'string' || typeof code === 'number') {
+      Object.assign(copy, { code: typeof code === 'string' ? mask(code) : code });
     }
-    return APIError.generate(status, { error: body }, message, headers);
   }
-  return error instanceof APIConnectionError
-    ? new APIConnectionError({ message })
-    : new Error(message);
+  if (error.stack !== undefined) copy.stack = mask(error.stack);
+  return copy;
 }
 
-function redactSecret(text: string, secret: string | undefined): string {
-  const withoutKey =
-    secret === undefined || secret === '' ? text : text.split(secret).join('[redacted]');
-  return withoutKey.replace(/Bearer\s+[\w.~+/=-]+/gi, 'Bearer [redacted]');
+function nestedCause(
+  error: Error,
+  mask: (text: string) => string,
+  depth: number,
+): { cause?: Error } {
+  return error.cause === undefined || depth >= 5
+    ? {}
+    : { cause: safeCause(error.cause, mask, depth + 1) };
+}
+
+function safeHeaders(headers: Headers | undefined, mask: (text: string) => string): Headers {
+  const safe = new Headers();
+  headers?.forEach((value, name) => {
+    safe.append(name, credentialHeaders.has(name.toLowerCase()) ? REDACTED : mask(value));
+  });
+  return safe;
 }

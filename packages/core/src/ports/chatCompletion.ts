@@ -41,4 +41,9 @@ export interface CompletionOptions {
 /** The model port (the OpenAI adapter, the scripted and replay models implement it). */
 export interface ChatCompletion {
   complete(request: CompletionRequest, options: CompletionOptions): Promise<CompletionResponse>;
+  /**
+   * The secret values this model was configured with (API keys, tokens), for masking in
+   * recordings, stored events and errors (SPEC RPL-3). Never enumerable.
+   */
+  readonly secrets?: () => readonly string[];
 }

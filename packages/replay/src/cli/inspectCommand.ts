@@ -1,5 +1,6 @@
 import type { CliCommand } from './cliCommand.js';
 import { loadStream } from './loadStream.js';
+import { maskForDisplay, maskOutput } from './maskForDisplay.js';
 import { createPainter } from './painter.js';
 import { parseCommandArgs } from './parseCommandArgs.js';
 import { timelineLines } from './timelineLines.js';
@@ -7,7 +8,8 @@ import { storeHelp } from './storeHelp.js';
 
 const help = `Usage: agentlog inspect <stream|file.jsonl> [--store <where>]
 
-Prints the timeline of a stream: one line per step, with its revision.
+Prints the timeline of a stream: one line per step, with its revision. API keys (sk-…), bearer
+tokens and secret fields (apiKey, authorization, password, token, …) show as [redacted].
 
   ▶ query "…" / ▶ run()      a run started (the caller's command)
   model: "…" + N tool call(s) the model's answer
@@ -35,17 +37,21 @@ export const inspectCommand: CliCommand = {
       io.stdout(`${help}\n`);
       return 0;
     }
-    const loaded = await loadStream(parsed.positionals[0], parsed.string('store'), io);
+    // Keys and tokens in the stream are never printed (SPEC RPL-3).
+    const loaded = maskForDisplay(
+      await loadStream(parsed.positionals[0], parsed.string('store'), io),
+    );
+    const print = (line: string) => io.stdout(`${maskOutput(line)}\n`);
     const paint = createPainter(io);
     const { state } = loaded;
     const status =
       state.status === 'stopped' && state.stopReason !== undefined
         ? `stopped: ${state.stopReason.kind} (${state.stopCause ?? '?'})`
         : state.status;
-    io.stdout(
-      `${paint.bold(loaded.streamId)} ${paint.dim(`(${loaded.source}) · ${loaded.events.length} events · ${status}`)}\n`,
+    print(
+      `${paint.bold(loaded.streamId)} ${paint.dim(`(${loaded.source}) · ${loaded.events.length} events · ${status}`)}`,
     );
-    for (const line of timelineLines(loaded.events, paint)) io.stdout(`${line}\n`);
+    for (const line of timelineLines(loaded.events, paint)) print(line);
     return 0;
   },
 };

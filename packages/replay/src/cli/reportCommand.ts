@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import type { CliCommand } from './cliCommand.js';
 import { CliError } from './cliError.js';
 import { loadStream } from './loadStream.js';
+import { maskForDisplay, maskOutput } from './maskForDisplay.js';
 import { parseCommandArgs } from './parseCommandArgs.js';
 import { renderReport } from './renderReport.js';
 import { storeHelp } from './storeHelp.js';
@@ -12,7 +13,8 @@ const help = `Usage: agentlog report <stream|file.jsonl> --html <file> [--store 
 Writes a self-contained HTML audit page of a stream: the stream id and final stop reason, the
 timeline, the messages (system, user, assistant, tool), each tool call with its arguments and
 outputs, every approval or refusal with its author, note and time, the warnings and the stops.
-The page has inline CSS only: no script, nothing loaded from elsewhere.
+The page has inline CSS only: no script, nothing loaded from elsewhere. API keys (sk-…), bearer
+tokens and secret fields (apiKey, authorization, password, token, …) show as [redacted].
 
 Options:
   --html <file>     where to write the page (its folder is created)
@@ -33,11 +35,14 @@ export const reportCommand: CliCommand = {
     const target = parsed.string('html');
     if (target === undefined)
       throw new CliError('missing --html <file>; see agentlog report --help');
-    const loaded = await loadStream(parsed.positionals[0], parsed.string('store'), io);
+    // Keys and tokens in the stream are never written to the page (SPEC RPL-3).
+    const loaded = maskForDisplay(
+      await loadStream(parsed.positionals[0], parsed.string('store'), io),
+    );
     const path = resolve(io.cwd, target);
     await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, renderReport(loaded));
-    io.stdout(`wrote ${target} (${loaded.streamId}, ${loaded.events.length} events)\n`);
+    await writeFile(path, maskOutput(renderReport(loaded)));
+    io.stdout(maskOutput(`wrote ${target} (${loaded.streamId}, ${loaded.events.length} events)\n`));
     return 0;
   },
 };

@@ -1,0 +1,20 @@
+import { redactSecrets, redactSecretText } from '../redactSecrets.js';
+import type { LoadedStream } from './loadStream.js';
+
+/**
+ * The stream as `inspect` and `report` show it (SPEC RPL-3): events and state with the default
+ * secret fields, `sk-` keys and bearer tokens redacted, for streams stored before the agent
+ * masked its model's secrets. Both are plain JSON, so the copies keep their shape.
+ */
+export function maskForDisplay(loaded: LoadedStream): LoadedStream {
+  return {
+    ...loaded,
+    events: redactSecrets(loaded.events),
+    state: redactSecrets(loaded.state),
+  };
+}
+
+/** The last net before output: `sk-` keys and bearer tokens in the printed or written text. */
+export function maskOutput(text: string): string {
+  return redactSecretText(text);
+}
