@@ -201,7 +201,8 @@ function batchEnded(
   const events: PendingEvent[] = [];
   const warnings: { message: string; toolCallId: string }[] = [];
   for (const call of answered ? calls : []) {
-    if (call?.status !== 'waiting' || call.shadowed === true) continue;
+    // A call the loop asks about after a crash is resumed whatever follows it (TOOL-7).
+    if (call?.status !== 'waiting' || call.shadowed === true || call.ambiguous === true) continue;
     const message =
       `tool call ${call.toolCall.id} (${call.toolCall.name}) waits for approval, but a sibling call of the ` +
       `same completion got an output, so resuming will not re-invoke it; have the model call it on its own`;

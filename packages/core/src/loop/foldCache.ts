@@ -1,6 +1,7 @@
 import type { AgentState } from '../events/agentState.js';
 import { foldStream } from '../events/foldEvents.js';
 import type { EventStore, StreamEvent } from '../ports/eventStore.js';
+import { InvalidEventError } from '../errors/invalidEventError.js';
 import { storeFault } from './storeFault.js';
 import type { FingerprintSnapshot } from './requestFingerprint.js';
 
@@ -72,7 +73,7 @@ export async function foldOfStream(
     const stored = await read(store, streamId, revision);
     const first = stored[0];
     if (first?.metadata.revision === revision && first.metadata.eventId === cached.eventId) {
-      const { state } = foldStream(stored.slice(1), cached.state);
+      const { state } = foldRead(store, streamId, stored.slice(1), cached.state);
       const last = stored.at(-1);
       if (last !== undefined) rememberFold(store, streamId, state, last.metadata.eventId);
       return {
@@ -86,7 +87,7 @@ export async function foldOfStream(
     caches.get(store)?.delete(streamId);
   }
   const stored = await read(store, streamId, 0);
-  const { state } = foldStream(stored);
+  const { state } = foldRead(store, streamId, stored);
   const last = stored.at(-1);
   if (last !== undefined) rememberFold(store, streamId, state, last.metadata.eventId);
   return { state };
@@ -98,4 +99,18 @@ function read(store: EventStore, streamId: string, fromRevision: number): Promis
     .catch((error: unknown) => {
       throw storeFault(error, streamId, 'read');
     });
+}
+
+/** Folds what was read; a bad event is reported with its stream and store (SPEC EVT-4). */
+export function foldRead(
+  store: EventStore,
+  streamId: string,
+  stored: readonly StreamEvent[],
+  state?: AgentState,
+): ReturnType<typeof foldStream> {
+  try {
+    return foldStream(stored, state);
+  } catch (error) {
+    throw InvalidEventError.within(error, streamId, store.label);
+  }
 }

@@ -13,7 +13,7 @@ import { foldInto } from '../events/evolve.js';
 import { editableDraft, publish } from '../events/stateDraft.js';
 import { foldStream } from '../events/foldEvents.js';
 import type { EventStore } from '../ports/eventStore.js';
-import { rememberFold } from './foldCache.js';
+import { foldRead, rememberFold } from './foldCache.js';
 import { storeFault } from './storeFault.js';
 import { eventDataSchemas } from '../events/eventSchemas.js';
 import type { Check } from '../support/checks.js';
@@ -127,7 +127,7 @@ export class StreamWriter {
           throw storeFault(error, this.streamId, 'read');
         });
       if (stored.length === 0) return;
-      this.#committed = foldStream(stored, this.#committed).state;
+      this.#committed = foldRead(this.store, this.streamId, stored, this.#committed).state;
       this.#refoldDeferred();
       const last = stored.at(-1);
       if (last !== undefined)

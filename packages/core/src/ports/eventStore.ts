@@ -63,6 +63,8 @@ export interface AppendResult {
  * `eventId` is already stored in the stream is not stored twice.
  */
 export interface EventStore {
+  /** A short name of the store for messages, such as `SQLite .agentlog/agentlog.db`. */
+  readonly label?: string;
   appendToStream(
     streamId: string,
     events: readonly NewStreamEvent[],

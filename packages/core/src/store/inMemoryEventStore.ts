@@ -38,6 +38,7 @@ const states = new WeakMap<EventStore, InMemoryState>();
 export function createInMemoryEventStore(): EventStore {
   const state: InMemoryState = { streams: new Map(), listeners: new Map() };
   const store: EventStore = {
+    label: 'the in-memory store',
     appendToStream: (streamId, events, options) =>
       settle(() => append(state, streamId, events, options?.expectedRevision)),
     readStream: (streamId, options) => settle(() => read(state, streamId, options ?? {})),

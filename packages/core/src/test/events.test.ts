@@ -253,7 +253,7 @@ describe('events: the stream is the truth', () => {
       Agent.builder().llm(scriptedModel([])).store(store).streamId('broken').build(),
     );
     expect(error.message).toBe(
-      'event FeedbackConsumed at revision 0 is invalid: tool call x has no decision to consume',
+      'stream broken of the in-memory store: event FeedbackConsumed at revision 0 is invalid: tool call x has no decision to consume',
     );
     expect(await store.readStream('broken')).toHaveLength(1);
   });
