@@ -302,6 +302,45 @@ describe('the decider', () => {
       });
   });
 
+  it('TOOL-7 HITL-5 a call asked about after a crash is resumed although a sibling ran again, and is not warned about', () => {
+    const calls = [call('e1'), call('d1', 'deploy')];
+    const resumed: PendingEvent[] = [
+      ...runStarted,
+      ...answered(calls),
+      ...started(calls),
+      { type: 'RunStarted', data: { mode: 'run' } },
+      ...started(calls),
+      completed('e1', 'again'),
+      {
+        type: 'FeedbackRequested',
+        data: { toolCall: call('d1', 'deploy'), payload: { ambiguous: true }, ambiguous: true },
+      },
+    ];
+    spec()
+      .given(resumed)
+      .when({ kind: 'batchEnded', toolCalls: calls }, { phase: 'setup', asked: false })
+      .then([]);
+    spec()
+      .given([
+        ...resumed,
+        {
+          type: 'AgentStopped',
+          data: {
+            reason: { kind: 'feedbackRequired', toolCall: call('d1', 'deploy') },
+            cause: 'feedbackRequired',
+          },
+        },
+        { type: 'FeedbackReceived', data: { toolCallId: 'd1', feedback: { kind: 'approved' } } },
+        { type: 'RunStarted', data: { mode: 'run' } },
+      ])
+      .whenNext({ phase: 'setup', asked: false })
+      .then({
+        kind: 'invokeBatch',
+        durable: true,
+        plans: [{ kind: 'invoke', toolCall: { id: 'd1' }, ambiguous: true, consumeAfter: true }],
+      });
+  });
+
   it('RES-3 a run another process works on owns the stream until its lease runs out', () => {
     const live = [...runStarted];
     spec({ clock: () => new Date('2026-01-01T00:00:10.000Z') })
