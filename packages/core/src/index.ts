@@ -20,6 +20,13 @@ export type { CallPlan, BatchPlan } from './decider/planBatch.js';
 export { setupCursor, betweenSteps } from './decider/runCursor.js';
 export type { RunCursor, StopCandidate } from './decider/runCursor.js';
 export type { DeciderSettings, ToolPolicy } from './decider/deciderSettings.js';
+
+// Decisions and stops without an agent (SPEC HITL-12).
+export { recordDecision } from './commands/recordDecision.js';
+export { pendingDecisions } from './commands/pendingDecisions.js';
+export type { WaitingCall } from './commands/pendingDecisions.js';
+export { requestStop } from './commands/requestStop.js';
+export type { OutsideOptions } from './commands/giveCommand.js';
 export {
   isRequestedByTool,
   isAgentFailed,

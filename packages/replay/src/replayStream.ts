@@ -13,6 +13,7 @@ import { recordedResults } from './recordedResults.js';
 import { commandFor } from './replayCommands.js';
 import { stopInjector } from './stopInjector.js';
 import { upgradeRecording } from './upgradeRecording.js';
+import { withForeignWrites } from './foreignWrites.js';
 import { structuralDiff } from './structuralDiff.js';
 
 /** Options of {@link replayStream}. */
@@ -70,7 +71,7 @@ export async function replayStream(
   let builder = options
     .agent()
     .llm(injector.model(model))
-    .store(store)
+    .store(withForeignWrites(store, streamId, events))
     .streamId(streamId)
     .clock(clockAfter(events))
     .ids(counterIds('replay'))

@@ -21,14 +21,18 @@ export function stopInjector(events: readonly AgentEvent[], fromRevision: number
   const stops: { revision: number; text: string }[] = [];
   const answers: number[] = [];
   let running = false;
+  // A stop that honours a recorded StopRequested is met again through that request.
+  let requested = false;
   for (const event of events) {
-    if (event.type === 'RunStarted') running = true;
+    if (event.type === 'RunStarted') [running, requested] = [true, false];
+    if (event.type === 'StopRequested') requested = true;
     if (event.type === 'ModelResponded' && event.metadata.revision >= fromRevision)
       answers.push(event.metadata.revision);
     if (event.type !== 'AgentStopped') continue;
     const { cause, reason, hook } = event.data;
     if (
       running &&
+      !requested &&
       event.metadata.revision >= fromRevision &&
       cause === 'stoppedByCaller' &&
       hook === undefined &&

@@ -22,8 +22,13 @@ export type Command =
     }
   /** The caller read a decision and so consumed it (SPEC HITL-3). */
   | { readonly kind: 'consumeDecision'; readonly toolCallId: string }
-  /** A stop while no run of this agent is in progress (SPEC STOP-7). */
+  /**
+   * The caller's `agent.stop(text)` while no run of this agent is in progress (SPEC STOP-7): it
+   * stops a pending agent, and asks a run another process works on to stop (SPEC HITL-12).
+   */
   | { readonly kind: 'stop'; readonly text: string }
+  /** A stop request for the run in progress, from anywhere (SPEC HITL-12). */
+  | { readonly kind: 'requestStop'; readonly reason: string; readonly by?: string }
   /** A summary (SPEC MSG-4). */
   | { readonly kind: 'addSummary'; readonly text: string };
 
@@ -45,8 +50,10 @@ export function decideCommand(
   command: Command,
   context: CommandContext,
 ): readonly PendingEvent[] {
-  // A decision may be recorded during another process's run: it is folded in there (rebase).
-  if (!context.ownRun && command.kind !== 'recordDecision') {
+  // A decision or a stop request may be given during another process's run: that run folds it in.
+  const duringForeignRun =
+    command.kind === 'recordDecision' || command.kind === 'stop' || command.kind === 'requestStop';
+  if (!context.ownRun && !duringForeignRun) {
     const foreign = foreignRun(state, settings, context.clock);
     if (foreign !== undefined) throw foreign;
   }
@@ -61,12 +68,19 @@ export function decideCommand(
         : [{ type: 'FeedbackConsumed', data: { toolCallId: command.toolCallId } }];
     case 'stop':
       if (state.status === 'stopped') return [];
+      // A live run of another process is asked to stop; a pending agent (or a run whose lease
+      // ran out: its process died) is stopped at once.
+      if (!context.ownRun && foreignRun(state, settings, context.clock) !== undefined) {
+        return [{ type: 'StopRequested', data: { reason: command.text } }];
+      }
       return [
         {
           type: 'AgentStopped',
           data: { reason: { kind: 'other', text: command.text }, cause: 'stoppedByCaller' },
         },
       ];
+    case 'requestStop':
+      return [stopRequest(state, settings, command)];
     case 'addSummary':
       return [{ type: 'SummaryAdded', data: { text: command.text } }];
   }
@@ -141,6 +155,27 @@ function runStart(
   }
   if (input !== undefined) events.push({ type: 'UserMessageQueued', data: { text: input } });
   return events;
+}
+
+function stopRequest(
+  state: AgentState,
+  settings: DeciderSettings,
+  command: Extract<Command, { kind: 'requestStop' }>,
+): PendingEvent {
+  const { reason, by } = command;
+  if (typeof reason !== 'string' || reason === '') {
+    throw new AgentError('invalidConfiguration', 'a stop request needs a reason (a text)');
+  }
+  if (by !== undefined && typeof by !== 'string') {
+    throw new AgentError('invalidConfiguration', 'by must be a string');
+  }
+  if (state.status !== 'running') {
+    throw new AgentError(
+      'notRunning',
+      `stream ${settings.streamId} has no run in progress to stop (it is ${state.status === 'stopped' ? `stopped: ${state.stopReason?.kind ?? 'unknown'}` : state.status}); nothing was written`,
+    );
+  }
+  return { type: 'StopRequested', data: by === undefined ? { reason } : { reason, by } };
 }
 
 function decision(

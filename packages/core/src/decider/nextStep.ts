@@ -45,6 +45,8 @@ export function nextStep(
       if (open.length > 0) return { kind: 'invokeBatch', ...planBatch(state, settings, open) };
     }
     if (cursor.stop !== undefined && state.status !== 'stopped') return stopWith(cursor.stop);
+    if (state.stopRequest !== undefined && state.status === 'running')
+      return stopWith(requested(state.stopRequest));
     if (state.status === 'stopped') return finishSetup(state, settings, cursor);
     return {
       kind: 'beginLoop',
@@ -65,6 +67,8 @@ export function nextStep(
   }
   if (state.status === 'stopped') return finish(state, settings);
   if (cursor.stop !== undefined) return stopWith(cursor.stop);
+  // A stop someone requested from any process lands at this step boundary (SPEC HITL-12).
+  if (state.stopRequest !== undefined) return stopWith(requested(state.stopRequest));
   const once = state.runMode === 'queryOnce' || state.runMode === 'runOnce';
   if (once && state.completionsInRun > 0) {
     return stopWith({ reason: { kind: 'noNewMessages' }, cause: 'singleStep' });
@@ -101,9 +105,19 @@ export function stopWith(stop: StopCandidate): StopStep {
           reason: stop.reason,
           cause: stop.cause,
           ...(stop.hook === undefined ? {} : { hook: stop.hook }),
+          ...(stop.by === undefined ? {} : { by: stop.by }),
         },
       },
     ],
+  };
+}
+
+/** The stop that honours a `StopRequested`: `other(reason)`, recording who asked. */
+function requested(request: NonNullable<AgentState['stopRequest']>): StopCandidate {
+  return {
+    reason: { kind: 'other', text: request.reason },
+    cause: 'stoppedByCaller',
+    ...(request.by === undefined ? {} : { by: request.by }),
   };
 }
 

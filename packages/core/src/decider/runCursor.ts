@@ -8,6 +8,8 @@ export interface StopCandidate {
   readonly cause: StopCause;
   /** The hook that asked for the stop, when one did. */
   readonly hook?: HookKind;
+  /** Who asked for the stop from outside the run (`StopRequested.by`). */
+  readonly by?: string;
 }
 
 /**

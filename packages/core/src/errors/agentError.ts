@@ -12,7 +12,9 @@ export type AgentErrorCode =
   | 'invalidConfiguration'
   | 'storeFailed'
   /** The store could not be reached or failed; the driver's error is the `cause`. */
-  | 'storeUnavailable';
+  | 'storeUnavailable'
+  /** A stop was requested for a stream that has no run in progress. */
+  | 'notRunning';
 
 /** A run, a build or a feedback call that failed; `code` says which way. */
 export class AgentError extends AgentlogError<AgentErrorCode> {}

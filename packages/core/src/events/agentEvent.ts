@@ -121,10 +121,26 @@ export type FeedbackReceived = DomainEvent<
 >;
 /** A tool read a decision; it applies to that one invocation (SPEC HITL-3). */
 export type FeedbackConsumed = DomainEvent<'FeedbackConsumed', { readonly toolCallId: string }>;
-/** The run ended; `cause` says exactly why (SPEC LOOP-6); `hook` names the hook that asked for it. */
+/**
+ * The run ended; `cause` says exactly why (SPEC LOOP-6); `hook` names the hook that asked for it,
+ * `by` the person whose stop request it honours (SPEC HITL-12).
+ */
 export type AgentStopped = DomainEvent<
   'AgentStopped',
-  { readonly reason: StopReason; readonly cause: StopCause; readonly hook?: HookKind }
+  {
+    readonly reason: StopReason;
+    readonly cause: StopCause;
+    readonly hook?: HookKind;
+    readonly by?: string;
+  }
+>;
+/**
+ * Someone asked the run in progress to stop, from any process (SPEC HITL-12); the run honours it
+ * at its next step boundary with `other(reason)`.
+ */
+export type StopRequested = DomainEvent<
+  'StopRequested',
+  { readonly reason: string; readonly by?: string }
 >;
 /** Something the auditor should see, such as an approval shadowed by a sibling (SPEC HITL-5). */
 export type WarningRecorded = DomainEvent<
@@ -153,6 +169,7 @@ export type AgentEvent =
   | FeedbackReceived
   | FeedbackConsumed
   | AgentStopped
+  | StopRequested
   | WarningRecorded
   | StreamForked;
 

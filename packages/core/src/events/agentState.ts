@@ -63,6 +63,8 @@ export interface AgentState {
   /** The last completion answered neither text nor tool calls. */
   readonly lastResponseEmpty: boolean;
   readonly forkedFrom?: { readonly fromStream: string; readonly atRevision: number };
+  /** A stop someone requested for the run in progress, not yet honoured (SPEC HITL-12). */
+  readonly stopRequest?: { readonly reason: string; readonly by?: string };
 }
 
 /** The state of an agent whose stream is empty. */

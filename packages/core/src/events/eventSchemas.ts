@@ -103,7 +103,9 @@ const checks = {
     reason: stopReason,
     cause: oneOf(STOP_CAUSES),
     hook: optional(oneOf(HOOK_KINDS)),
+    by: optional(string),
   }),
+  StopRequested: object({ reason: string, by: optional(string) }),
   WarningRecorded: object({ code: string, message: string, toolCallId: optional(string) }),
   StreamForked: object({ fromStream: string, atRevision: integer(-1) }),
 } satisfies { readonly [T in AgentEventType]: Check<EventData<T>> };

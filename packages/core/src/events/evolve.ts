@@ -119,6 +119,14 @@ function applyEvent(draft: StateDraft, event: AgentEvent): void {
       draft.status = 'stopped';
       draft.stopReason = event.data.reason;
       draft.stopCause = event.data.cause;
+      draft.stopRequest = undefined;
+      return;
+    case 'StopRequested':
+      // The first request of a run is the one it honours.
+      draft.stopRequest ??=
+        event.data.by === undefined
+          ? { reason: event.data.reason }
+          : { reason: event.data.reason, by: event.data.by };
       return;
     case 'WarningRecorded': {
       const { toolCallId } = event.data;

@@ -31,6 +31,7 @@ export interface StateDraft {
   historyLengthAtLastCompletion: number;
   lastResponseEmpty: boolean;
   forkedFrom: AgentState['forkedFrom'];
+  stopRequest: AgentState['stopRequest'];
   /** Index in the history of the system prompt and of the last summary; -1 when there is none. */
   systemIndex: number;
   summaryIndex: number;
@@ -67,6 +68,7 @@ export function emptyDraft(): StateDraft {
     historyLengthAtLastCompletion: 0,
     lastResponseEmpty: false,
     forkedFrom: undefined,
+    stopRequest: undefined,
     systemIndex: -1,
     summaryIndex: -1,
     batchIndex: -1,
@@ -122,6 +124,7 @@ export function publish(draft: StateDraft): AgentState {
   if (draft.lastEventAt !== undefined) state.lastEventAt = draft.lastEventAt;
   if (draft.runMode !== undefined) state.runMode = draft.runMode;
   if (draft.forkedFrom !== undefined) state.forkedFrom = draft.forkedFrom;
+  if (draft.stopRequest !== undefined) state.stopRequest = draft.stopRequest;
   Object.defineProperty(state, DRAFT, { value: draft });
   return state;
 }
@@ -158,6 +161,7 @@ function fromPlainState(state: AgentState): StateDraft {
     historyLengthAtLastCompletion: state.historyLengthAtLastCompletion,
     lastResponseEmpty: state.lastResponseEmpty,
     forkedFrom: state.forkedFrom,
+    stopRequest: state.stopRequest,
   };
 }
 

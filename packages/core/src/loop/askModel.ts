@@ -22,6 +22,8 @@ export async function askModel(scope: RunScope, cursor: RunCursor): Promise<RunC
   const { writer, config } = scope;
   // The run is visible to other processes while the model answers (its lease, SPEC RES-3).
   await writer.flush();
+  // The write met a stop request from another process: it lands now, and the model is not asked.
+  if (writer.state.stopRequest !== undefined) return cursor;
   const initial: CompletionRequest = {
     messages: completionMessages(writer.state),
     tools: toolSpecs(config.tools),

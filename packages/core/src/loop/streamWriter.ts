@@ -236,7 +236,7 @@ export class StreamWriter {
   }
 }
 
-const rebaseable = new Set(['FeedbackReceived']);
+const rebaseable = new Set(['FeedbackReceived', 'StopRequested']);
 
 /** An event stamped with its id and time, before the store gives it a revision. */
 interface Draft {

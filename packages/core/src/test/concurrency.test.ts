@@ -233,14 +233,22 @@ describe('two writers on one stream', () => {
     expect(owner.state().feedback.a1).toMatchObject({ by: 'ana' });
   });
 
-  it('RES-3 a manual stop from another process is refused while a run is live there', async () => {
+  it('RES-3 HITL-12 a stop from another process asks the live run to stop; a summary is refused', async () => {
     const { store, runs, slow, owner, running } = await ownerMidRun();
     const other = await build(store, 'other', [], runs);
-    await expect(other.stop('halt')).rejects.toMatchObject({ code: 'concurrency' });
+    await other.stop('halt');
     await expect(other.addSummary('s')).rejects.toMatchObject({ code: 'concurrency' });
     slow.open();
     await running;
-    expect(owner.stopReason()?.kind).toBe('noNewMessages');
+    // The run finished its step, then honoured the request instead of asking the model again.
+    expect(owner.stopReason()).toEqual({ kind: 'other', text: 'halt' });
+    const types = (await store.readStream('shared')).map((event) => event.type);
+    expect(types.slice(-4)).toEqual([
+      'StopRequested',
+      'FeedbackConsumed',
+      'ToolCallCompleted',
+      'AgentStopped',
+    ]);
   });
 
   it("RES-3 an agent that lost a race shows the winner's events, not a run that looks alive", async () => {

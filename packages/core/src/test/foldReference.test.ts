@@ -112,6 +112,13 @@ function referenceApply(state: Plain, event: AgentEvent): Plain {
     case 'AgentStopped':
       Object.assign(state, { status: 'stopped', stopReason: event.data.reason });
       state.stopCause = event.data.cause;
+      delete state.stopRequest;
+      break;
+    case 'StopRequested':
+      state.stopRequest ??= {
+        reason: event.data.reason,
+        ...(event.data.by === undefined ? {} : { by: event.data.by }),
+      };
       break;
     case 'WarningRecorded': {
       const call = event.data.toolCallId === undefined ? undefined : calls[event.data.toolCallId];

@@ -85,6 +85,8 @@ export function describeEvent(
       return describeStop(event, paint);
     case 'WarningRecorded':
       return `${paint.yellow('⚠')} ${event.data.message}`;
+    case 'StopRequested':
+      return `${paint.magenta('■')} stop requested${event.data.by === undefined ? '' : ` by ${event.data.by}`}: ${event.data.reason}`;
     case 'StreamForked':
       return `⑂ forked from ${event.data.fromStream} at revision ${event.data.atRevision}`;
   }
@@ -134,9 +136,14 @@ function describeDecision(event: FeedbackReceived, name: string, paint: Painter)
 }
 
 function describeStop(event: AgentStopped, paint: Painter): string {
-  const { reason, cause, hook } = event.data;
+  const { reason, cause, hook, by: requester } = event.data;
   const detail = stopDetail(reason);
-  const by = hook === undefined ? cause : `${cause}, asked by a ${hook} hook`;
+  const by =
+    hook !== undefined
+      ? `${cause}, asked by a ${hook} hook`
+      : requester !== undefined
+        ? `${cause}, requested by ${requester}`
+        : cause;
   return `${paint.magenta('■')} stopped: ${reason.kind} (${by})${detail === '' ? '' : ` — ${detail}`}`;
 }
 

@@ -1,0 +1,58 @@
+import { decideCommand, type Command } from '../decider/decideCommand.js';
+import type { DeciderSettings } from '../decider/deciderSettings.js';
+import { ConcurrencyError } from '../errors/concurrencyError.js';
+import type { AgentEvent } from '../events/agentEvent.js';
+import type { AgentState } from '../events/agentState.js';
+import { foldOfStream } from '../loop/foldCache.js';
+import { StreamWriter } from '../loop/streamWriter.js';
+import type { EventStore } from '../ports/eventStore.js';
+import { uuidV7 } from '../support/uuidV7.js';
+
+/** How a command given without an agent stamps its events. */
+export interface OutsideOptions {
+  /** Stamps the events (SPEC EVT-2). Default: the wall clock. */
+  readonly clock?: () => Date;
+  /** Ids of the events. Default: `uuidV7`. */
+  readonly ids?: () => string;
+}
+
+/** The settings a command needs when no agent is built: only the stream's id matters. */
+function outsideSettings(streamId: string): DeciderSettings {
+  return {
+    streamId,
+    toolRetryLimit: 3,
+    stopOnAssistant: true,
+    runLeaseMs: 5 * 60_000,
+    tools: new Map(),
+  };
+}
+
+/**
+ * Gives a command to a stream from outside any agent (SPEC HITL-12): folds the stream, lets the
+ * decider judge the command, and appends what it decides with the revision it read. If another
+ * writer got there first, it reads again and judges again (once more at most), so a decision is
+ * never recorded against a state it was not judged on. Needs no model and no tools.
+ */
+export async function giveCommand(
+  store: EventStore,
+  streamId: string,
+  command: Command,
+  options: OutsideOptions & { readonly durable?: boolean } = {},
+): Promise<{ readonly state: AgentState; readonly events: readonly AgentEvent[] }> {
+  const clock = options.clock ?? (() => new Date());
+  const settings = outsideSettings(streamId);
+  for (let attempt = 0; ; attempt += 1) {
+    const { state } = await foldOfStream(store, streamId, () => undefined);
+    const writer = new StreamWriter(store, streamId, clock, options.ids ?? uuidV7, state);
+    const decided = decideCommand(state, settings, command, { clock, ownRun: false });
+    try {
+      const events = await writer.append(
+        decided,
+        options.durable === true ? { durable: true } : {},
+      );
+      return { state: writer.state, events };
+    } catch (error) {
+      if (!(error instanceof ConcurrencyError) || attempt > 0) throw error;
+    }
+  }
+}

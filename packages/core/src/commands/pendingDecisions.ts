@@ -1,0 +1,40 @@
+import { unansweredCalls } from '../events/stateQueries.js';
+import type { ToolCallState } from '../events/agentState.js';
+import { foldOfStream } from '../loop/foldCache.js';
+import type { EventStore } from '../ports/eventStore.js';
+
+/** A call that waits for a person's decision, and the stream it is on (SPEC HITL-12). */
+export interface WaitingCall extends Pick<
+  ToolCallState,
+  'toolCall' | 'feedbackPayload' | 'ambiguous' | 'shadowed'
+> {
+  readonly streamId: string;
+}
+
+/**
+ * Every call that waits for a decision, across the store's streams (or the given ones), and no
+ * call that holds one already (SPEC HITL-11, HITL-12). Needs no model and no tools; each stream
+ * is folded once (from this process's fold cache when it can be).
+ */
+export async function pendingDecisions(
+  store: EventStore,
+  options: { readonly streamIds?: readonly string[] } = {},
+): Promise<WaitingCall[]> {
+  const streamIds = options.streamIds ?? (await store.listStreams());
+  const pending: WaitingCall[] = [];
+  for (const streamId of streamIds) {
+    const { state } = await foldOfStream(store, streamId, () => undefined);
+    for (const call of unansweredCalls(state)) {
+      if (call.status !== 'waiting' || state.feedback[call.toolCall.id] !== undefined) continue;
+      const { toolCall, feedbackPayload, ambiguous, shadowed } = call;
+      pending.push({
+        streamId,
+        toolCall,
+        ...(feedbackPayload === undefined ? {} : { feedbackPayload }),
+        ...(ambiguous === undefined ? {} : { ambiguous }),
+        ...(shadowed === undefined ? {} : { shadowed }),
+      });
+    }
+  }
+  return pending;
+}
