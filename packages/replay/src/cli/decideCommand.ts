@@ -1,21 +1,10 @@
-import {
-  Agent,
-  ToolFeedback,
-  type ChatCompletion,
-  type FeedbackAuthor,
-  type JsonValue,
-} from '@agentlog/core';
+import { recordDecision, ToolFeedback, type JsonValue } from '@agentlog/core';
 import type { CliCommand } from './cliCommand.js';
 import { CliError } from './cliError.js';
 import { readFolded } from './loadStream.js';
 import { openStore } from './openStore.js';
 import { parseCommandArgs } from './parseCommandArgs.js';
 import { storeHelp } from './storeHelp.js';
-
-/** The model of a deciding agent: recording a decision never asks it, so it throws if asked. */
-const noModel: ChatCompletion = {
-  complete: () => Promise.reject(new Error('agentlog approve/refuse never asks the model')),
-};
 
 const helpFor = (
   kind: 'approve' | 'refuse',
@@ -58,28 +47,23 @@ export function decideCommand(kind: 'approve' | 'refuse'): CliCommand {
         const call = state.toolCalls[toolCallId];
         if (call === undefined)
           throw new CliError(`stream ${streamId} has no tool call ${toolCallId}`);
-        const agent = await Agent.builder()
-          .llm(noModel)
-          .store(opened.store)
-          .streamId(streamId)
-          .logger({ warn: () => undefined })
-          .build();
         const draft = kind === 'approve' ? ToolFeedback.approved() : ToolFeedback.refused();
         const feedback = payload === undefined ? draft : draft.withPayload(payload);
         const by = parsed.string('by');
         const note = parsed.string('note');
-        const author: FeedbackAuthor = {
+        // A decision needs no agent, model or tools: the decider judges it on the stream alone.
+        await recordDecision(opened.store, streamId, toolCallId, feedback, {
           ...(by === undefined ? {} : { by }),
           ...(note === undefined ? {} : { note }),
-        };
-        await agent.context().feedbackReceived(call.toolCall, feedback, author);
+        });
+        const { state: after } = await readFolded(opened, streamId);
         if (call.shadowed === true)
           io.stderr(
             `warning: ${toolCallId} is shadowed (HITL-5): resuming will not re-run it; have the model call it again\n`,
           );
         const verb = kind === 'approve' ? 'approved' : 'refused';
         io.stdout(
-          `${verb} ${call.toolCall.name} (${toolCallId}) in ${streamId}${by === undefined ? '' : ` by ${by}`} at revision ${agent.state().revision}\n`,
+          `${verb} ${call.toolCall.name} (${toolCallId}) in ${streamId}${by === undefined ? '' : ` by ${by}`} at revision ${after.revision}\n`,
         );
         return 0;
       } finally {

@@ -51,15 +51,23 @@ describe('agentlog pending', () => {
     );
   });
 
-  it('reads a JSONL file as one stream, and says when nothing waits', async () => {
+  it('HITL-11 reads a JSONL file as one stream, lists no call that holds a decision, and says when nothing waits', async () => {
     const shadowed = await cli([
+      'pending',
+      '--store',
+      join(sessions, 'HITL-2-two-approvals-one-batch.jsonl'),
+    ]);
+    expect(shadowed.stdout).toBe(
+      'HITL-2-two-approvals-one-batch  g1  guess_a_number  {"number":1}  shadowed (HITL-5)\n' +
+        'HITL-2-two-approvals-one-batch  g2  guess_a_number  {"number":2}  shadowed (HITL-5)\n',
+    );
+    // g1 of HITL-5 waits, but holds ana's approval already: it waits for a run, not a person.
+    const decided = await cli([
       'pending',
       '--store',
       join(sessions, 'HITL-5-shadowed-approval.jsonl'),
     ]);
-    expect(shadowed.stdout).toBe(
-      'HITL-5-shadowed-approval  g1  guess_a_number  {"number":7}  shadowed (HITL-5)\n',
-    );
+    expect(decided.stdout).toBe('no tool call waits for a decision\n');
     const none = await cli(['pending', '--store', join(sessions, 'STOP-2-stop-with-schema.jsonl')]);
     expect(none).toEqual({ code: 0, stdout: 'no tool call waits for a decision\n', stderr: '' });
   });

@@ -46,7 +46,8 @@ export const pendingCommand: CliCommand = {
           continue;
         }
         for (const call of Object.values(state.toolCalls)) {
-          if (call.status !== 'waiting') continue;
+          // A call that holds a decision waits for a run, not for a person (HITL-11).
+          if (call.status !== 'waiting' || state.feedback[call.toolCall.id] !== undefined) continue;
           const marks = [
             call.shadowed === true ? 'shadowed (HITL-5)' : '',
             call.ambiguous === true ? 'ambiguous (TOOL-7)' : '',

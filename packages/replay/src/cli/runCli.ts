@@ -8,6 +8,7 @@ import { pendingCommand } from './pendingCommand.js';
 import { decideCommand } from './decideCommand.js';
 import { forkCommand } from './forkCommand.js';
 import { reportCommand } from './reportCommand.js';
+import { stopCommand } from './stopCommand.js';
 
 export type { CliIo } from './cliIo.js';
 
@@ -17,6 +18,7 @@ const commands: readonly CliCommand[] = [
   pendingCommand,
   decideCommand('approve'),
   decideCommand('refuse'),
+  stopCommand,
   forkCommand,
   reportCommand,
 ];
