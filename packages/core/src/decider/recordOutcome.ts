@@ -7,7 +7,7 @@ import type { CompletionResponse } from '../ports/chatCompletion.js';
 import type { HookKind } from '../loop/hooks.js';
 import type { DeciderSettings } from './deciderSettings.js';
 import type { CallPlan } from './planBatch.js';
-import { withStop, type RunCursor } from './runCursor.js';
+import { withStop, type RunCursor, type StopCandidate } from './runCursor.js';
 import { canonicalJson } from '../support/json.js';
 
 /** What an effect produced, as the interpreter hands it to the decider. */
@@ -58,15 +58,28 @@ export function recordOutcome(
   outcome: Outcome,
 ): Recorded {
   switch (outcome.kind) {
-    case 'modelResponded':
-      return plain({ ...cursor, asked: true }, [
+    case 'modelResponded': {
+      const asked: RunCursor = { ...cursor, asked: true };
+      const stop = modelStop(outcome.response);
+      return plain(stop === undefined ? asked : withStop(asked, stop), [
         {
           type: 'ModelResponded',
           data: { requestFingerprint: outcome.requestFingerprint, response: outcome.response },
         },
       ]);
-    case 'assistantMessage':
-      return plain(cursor, [{ type: 'AssistantMessageAdded', data: { message: outcome.message } }]);
+    }
+    case 'assistantMessage': {
+      // Calls of an answer the model did not finish (token limit, filter, refusal) are not run.
+      const cut = cursor.stop !== undefined && modelCauses.has(cursor.stop.cause);
+      const { message } = outcome;
+      const kept = cut && message.toolCalls.length > 0 ? { ...message, toolCalls: [] } : message;
+      const empty =
+        kept.text === undefined && kept.refusal === undefined && kept.toolCalls.length === 0;
+      return plain(
+        cursor,
+        empty ? [] : [{ type: 'AssistantMessageAdded', data: { message: kept } }],
+      );
+    }
     case 'toolAnswered':
       return toolAnswered(state, settings, cursor, outcome);
     case 'batchEnded':
@@ -219,4 +232,19 @@ function batchEnded(
 function sameResult(a: RawToolResult, b: RawToolResult): boolean {
   if (a === b || (a.ok && b.ok && a.output === b.output)) return true;
   return canonicalJson(a) === canonicalJson(b);
+}
+
+const modelCauses: ReadonlySet<string> = new Set(['modelRefused', 'tokenLimit', 'contentFiltered']);
+
+/**
+ * The stop an answer itself asks for (SPEC LOOP-11): a refusal, a filtered answer, and an answer
+ * cut by the token limit end the run with their own cause; a cut tool call is not a tool failure
+ * and is not retried.
+ */
+function modelStop(response: CompletionResponse): StopCandidate | undefined {
+  const reason = { kind: 'noNewMessages' } as const;
+  if (response.refusal !== undefined) return { reason, cause: 'modelRefused' };
+  if (response.finishReason === 'contentFilter') return { reason, cause: 'contentFiltered' };
+  if (response.finishReason === 'length') return { reason, cause: 'tokenLimit' };
+  return undefined;
 }

@@ -187,6 +187,8 @@ export type PendingEvent = {
 /**
  * The schema version written into new events (SPEC EVT-5). Older stored versions are upgraded on
  * read by the upcasters in `upcasters.ts`. Version 2 added `raw` to ToolCallCompleted,
- * ToolCallFailed and FeedbackRequested, and `hook` to AgentStopped.
+ * ToolCallFailed and FeedbackRequested, and `hook` to AgentStopped. Version 3 added the event
+ * StopRequested, `by` to AgentStopped, the finish reason, refusal and reasoning to
+ * ModelResponded, a refusal to assistant messages, and three stop causes.
  */
-export const CURRENT_SCHEMA_VERSION = 2;
+export const CURRENT_SCHEMA_VERSION = 3;

@@ -16,6 +16,7 @@ import {
   type SameShape,
 } from '../support/checks.js';
 import type { ToolOutput } from '../messages/toolOutput.js';
+import { FINISH_REASONS } from '../ports/chatCompletion.js';
 import { HOOK_KINDS, RUN_MODES, type AgentEventType, type EventData } from './agentEvent.js';
 
 // The shapes of stored event data, checked when a stream is read (SPEC EVT-4). Hand-written
@@ -64,12 +65,16 @@ const checks = {
       toolCalls: arrayOf(toolCall),
       usage: optional(usage),
       model: optional(string),
+      finishReason: optional(oneOf(FINISH_REASONS)),
+      refusal: optional(string),
+      reasoning: optional(string),
     }),
   }),
   AssistantMessageAdded: object({
     message: object({
       role: oneOf(['assistant']),
       text: optional(string),
+      refusal: optional(string),
       toolCalls: arrayOf(toolCall),
     }),
   }),

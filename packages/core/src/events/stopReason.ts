@@ -55,6 +55,12 @@ export const STOP_CAUSES = [
   'limitReached',
   'singleStep',
   'nothingNew',
+  /** The model refused to answer (SPEC LOOP-11). */
+  'modelRefused',
+  /** The model hit its token limit; tool calls it was cutting are not run (SPEC LOOP-11). */
+  'tokenLimit',
+  /** A content filter cut the answer (SPEC LOOP-11). */
+  'contentFiltered',
   /** The caller's code called stop: `agent.stop(text)`, or a hook (then `AgentStopped.hook` names it). */
   'stoppedByCaller',
 ] as const;

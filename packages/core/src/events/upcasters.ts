@@ -30,4 +30,9 @@ export const defaultUpcasters: UpcasterTable = Object.freeze({
   // tool's own result equalled what was recorded, which is what a version-2 event without `raw`
   // says too; a version-1 stop does not say which hook asked for it.
   1: Object.freeze({ '*': unchanged }),
+  // 2 → 3: version 3 added optional fields (`finishReason`, `refusal` and `reasoning` in a
+  // ModelResponded's response, `refusal` in an assistant message, `by` on AgentStopped), the
+  // event StopRequested and the stop causes modelRefused, tokenLimit and contentFiltered. A
+  // version-2 event is a valid version-3 event: it simply does not say why the model finished.
+  2: Object.freeze({ '*': unchanged }),
 });

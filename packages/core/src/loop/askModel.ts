@@ -78,10 +78,12 @@ async function assistantMessageOf(
   const final: CompletionResponse =
     hooked === response ? response : normalizeResponse(hooked, scope.config.ids, isUsedId);
   const hasText = final.message !== undefined && final.message !== '';
-  if (!hasText && final.toolCalls.length === 0) return undefined;
+  const refusal = final.refusal;
+  if (!hasText && refusal === undefined && final.toolCalls.length === 0) return undefined;
   return newAssistantMessage(scope, {
     role: 'assistant',
     ...(hasText ? { text: final.message } : {}),
+    ...(refusal === undefined ? {} : { refusal }),
     toolCalls: final.toolCalls,
   });
 }

@@ -1,6 +1,13 @@
 import { AgentError } from '../errors/agentError.js';
 import { canonicalArgs, type ToolCall } from '../messages/toolCall.js';
-import type { CompletionResponse, CompletionUsage } from '../ports/chatCompletion.js';
+import {
+  FINISH_REASONS,
+  type CompletionResponse,
+  type CompletionUsage,
+  type FinishReason,
+} from '../ports/chatCompletion.js';
+
+const finishReasons: ReadonlySet<string> = new Set(FINISH_REASONS);
 
 /**
  * Makes a model's answer safe to record: tool-call args canonicalised once (SPEC MSG-2), a call
@@ -17,7 +24,10 @@ export function normalizeResponse(
   if (raw === null || typeof raw !== 'object') {
     throw new AgentError('completionFailed', 'the model returned no response object');
   }
-  const { message, toolCalls, usage, model } = raw as Record<string, unknown>;
+  const { message, toolCalls, usage, model, finishReason, refusal, reasoning } = raw as Record<
+    string,
+    unknown
+  >;
   if (message !== undefined && message !== null && typeof message !== 'string') {
     throw new AgentError('completionFailed', 'the model response has a message that is not text');
   }
@@ -47,6 +57,12 @@ export function normalizeResponse(
     toolCalls: calls,
     ...usageOf(usage),
     ...(typeof model === 'string' ? { model } : {}),
+    // An unknown finish reason is `other`; a value that is not text says nothing.
+    ...(typeof finishReason === 'string'
+      ? { finishReason: finishReasons.has(finishReason) ? (finishReason as FinishReason) : 'other' }
+      : {}),
+    ...(typeof refusal === 'string' && refusal !== '' ? { refusal } : {}),
+    ...(typeof reasoning === 'string' && reasoning !== '' ? { reasoning } : {}),
   };
   return response;
 }

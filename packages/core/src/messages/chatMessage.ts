@@ -21,6 +21,8 @@ export interface UserMessage {
 export interface AssistantMessage {
   readonly role: 'assistant';
   readonly text?: string;
+  /** The model's refusal, apart from text (SPEC LOOP-11). */
+  readonly refusal?: string;
   readonly toolCalls: readonly ToolCall[];
 }
 

@@ -202,6 +202,7 @@ describe('createOpenAiChatCompletion()', () => {
       ],
       usage: { promptTokens: 12, completionTokens: 8, totalTokens: 20 },
       model: 'gpt-test-2025',
+      finishReason: 'stop',
     });
   });
 
@@ -252,6 +253,7 @@ describe('createOpenAiChatCompletion()', () => {
       ],
       usage: { promptTokens: 9, completionTokens: 4, totalTokens: 13 },
       model: 'gpt-test-2025',
+      finishReason: 'toolCalls',
     });
     expect(requests[0]?.body).toMatchObject({
       stream: true,

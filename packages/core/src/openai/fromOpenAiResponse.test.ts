@@ -50,6 +50,7 @@ describe('fromOpenAiResponse()', () => {
       toolCalls: [],
       usage: { promptTokens: 10, completionTokens: 3, totalTokens: 13 },
       model: 'gpt-test',
+      finishReason: 'stop',
     });
   });
 
@@ -69,13 +70,29 @@ describe('fromOpenAiResponse()', () => {
         { id: 'c3', name: 'now' },
       ],
       model: 'gpt-test',
+      finishReason: 'stop',
     });
   });
 
-  it('uses the refusal as the message when there is no content', () => {
-    expect(fromOpenAiResponse(completion({ refusal: 'I cannot help' })).message).toBe(
-      'I cannot help',
+  it('LOOP-11 keeps a refusal apart from text, and reasoning content apart from both', () => {
+    const refused = fromOpenAiResponse(completion({ refusal: 'I cannot help' }));
+    expect(refused).toMatchObject({ refusal: 'I cannot help', finishReason: 'stop' });
+    expect(refused).not.toHaveProperty('message');
+    const reasoned = fromOpenAiResponse(
+      completion({ content: '42', reasoning_content: 'six times seven' } as never),
     );
+    expect(reasoned).toMatchObject({ message: '42', reasoning: 'six times seven' });
+  });
+
+  it('LOOP-11 maps every finish reason', () => {
+    const reasons = ['stop', 'length', 'tool_calls', 'content_filter', 'function_call', 'odd'];
+    const mapped = reasons.map((finish_reason) => {
+      const base = completion({ content: 'x' });
+      const [choice] = base.choices;
+      return fromOpenAiResponse({ ...base, choices: [{ ...choice!, finish_reason } as never] })
+        .finishReason;
+    });
+    expect(mapped).toEqual(['stop', 'length', 'toolCalls', 'contentFilter', 'toolCalls', 'other']);
   });
 
   it('fails with completionFailed when there are no choices', () => {
@@ -108,6 +125,7 @@ describe('fromOpenAiStream()', () => {
       message: 'Hello',
       toolCalls: [],
       usage: { promptTokens: 5, completionTokens: 2, totalTokens: 7 },
+      finishReason: 'stop',
       model: 'gpt-test',
     });
   });

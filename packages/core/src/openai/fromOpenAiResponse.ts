@@ -5,11 +5,12 @@ import type {
 } from 'openai/resources/chat/completions';
 import { AgentError } from '../errors/agentError.js';
 import type { ToolCall } from '../messages/toolCall.js';
-import type { CompletionResponse, CompletionUsage } from '../ports/chatCompletion.js';
+import type { CompletionResponse, CompletionUsage, FinishReason } from '../ports/chatCompletion.js';
 
 /**
- * The first choice of an OpenAI chat completion as our response: its text (the refusal when there
- * is no content), its `function` tool calls (empty arguments are left out), usage and model. A
+ * The first choice of an OpenAI chat completion as our response: its text, its refusal apart
+ * from text, its `function` tool calls (empty arguments are left out), the finish reason,
+ * reasoning content when the provider sends it, usage and model (SPEC LOOP-11). A
  * completion without choices is an `AgentError('completionFailed')`.
  */
 export function fromOpenAiResponse(completion: OpenAiCompletion): CompletionResponse {
@@ -23,7 +24,13 @@ export function fromOpenAiResponse(completion: OpenAiCompletion): CompletionResp
       ? [toolCall(call.id, call.function.name, call.function.arguments)]
       : [],
   );
-  return response(content ?? refusal, toolCalls, completion.usage, completion.model);
+  // DeepSeek and others send their reasoning beside the content, in a field OpenAI does not have.
+  const reasoning = (choice.message as { reasoning_content?: unknown }).reasoning_content;
+  return response(content, toolCalls, completion.usage, completion.model, {
+    finishReason: choice.finish_reason,
+    refusal,
+    reasoning: typeof reasoning === 'string' ? reasoning : undefined,
+  });
 }
 
 /**
@@ -37,6 +44,8 @@ export async function fromOpenAiStream(
 ): Promise<CompletionResponse> {
   let content: string | undefined;
   let refusal: string | undefined;
+  let reasoning: string | undefined;
+  let finishReason: string | null | undefined;
   let sawChoice = false;
   let usage: OpenAiUsage | undefined;
   let model: string | undefined;
@@ -53,6 +62,9 @@ export async function fromOpenAiStream(
         onChunk?.(delta.content);
       }
       if (typeof delta.refusal === 'string') refusal = (refusal ?? '') + delta.refusal;
+      const thought = (delta as { reasoning_content?: unknown }).reasoning_content;
+      if (typeof thought === 'string') reasoning = (reasoning ?? '') + thought;
+      if (choice.finish_reason) finishReason = choice.finish_reason;
       for (const fragment of delta.tool_calls ?? []) {
         let call = calls.get(fragment.index);
         if (call === undefined) {
@@ -74,7 +86,7 @@ export async function fromOpenAiStream(
   const toolCalls = [...calls.entries()]
     .sort(([a], [b]) => a - b)
     .flatMap(([, call]) => (call.skip ? [] : [toolCall(call.id, call.name, call.args)]));
-  return response(content ?? refusal, toolCalls, usage, model);
+  return response(content, toolCalls, usage, model, { finishReason, refusal, reasoning });
 }
 
 function toolCall(id: string, name: string, args: string | undefined): ToolCall {
@@ -86,13 +98,40 @@ function response(
   toolCalls: ToolCall[],
   usage: OpenAiUsage | null | undefined,
   model: string | undefined,
+  extra: {
+    readonly finishReason: string | null | undefined;
+    readonly refusal: string | null | undefined;
+    readonly reasoning: string | undefined;
+  },
 ): CompletionResponse {
+  const { refusal, reasoning } = extra;
+  const finishReason = extra.finishReason ? finishReasonOf(extra.finishReason) : undefined;
   return {
     ...(typeof message === 'string' && message !== '' ? { message } : {}),
     toolCalls,
     ...(usage ? { usage: fromUsage(usage) } : {}),
     ...(model ? { model } : {}),
+    ...(finishReason === undefined ? {} : { finishReason }),
+    ...(typeof refusal === 'string' && refusal !== '' ? { refusal } : {}),
+    ...(reasoning === undefined || reasoning === '' ? {} : { reasoning }),
   };
+}
+
+/** OpenAI's `finish_reason` in our words (SPEC LOOP-11). */
+function finishReasonOf(reason: string): FinishReason {
+  switch (reason) {
+    case 'stop':
+      return 'stop';
+    case 'length':
+      return 'length';
+    case 'tool_calls':
+    case 'function_call':
+      return 'toolCalls';
+    case 'content_filter':
+      return 'contentFilter';
+    default:
+      return 'other';
+  }
 }
 
 function fromUsage(usage: OpenAiUsage): CompletionUsage {

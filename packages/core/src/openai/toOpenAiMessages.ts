@@ -29,7 +29,9 @@ export function toOpenAiMessages(messages: readonly ChatMessage[]): ChatCompleti
         return {
           role: 'assistant',
           // OpenAI requires content unless there are tool calls: null then, '' for an empty turn.
-          content: hasText ? (message.text ?? null) : hasCalls ? null : '',
+          content: hasText ? (message.text ?? null) : hasCalls || message.refusal ? null : '',
+          // The model's own refusal goes back as its refusal (SPEC LOOP-11).
+          ...(message.refusal === undefined ? {} : { refusal: message.refusal }),
           ...(hasCalls
             ? {
                 tool_calls: message.toolCalls.map((call) => ({

@@ -23,12 +23,29 @@ export interface CompletionUsage {
   readonly totalTokens: number;
 }
 
-/** The model's answer: optional text and zero or more tool calls. */
+/** Every finish reason, listed once (SPEC LOOP-11). */
+export const FINISH_REASONS = ['stop', 'length', 'toolCalls', 'contentFilter', 'other'] as const;
+
+/**
+ * Why the model stopped generating (SPEC LOOP-11): it was done, it hit the token limit, it
+ * called tools, a content filter cut it, or another reason the provider gave.
+ */
+export type FinishReason = (typeof FINISH_REASONS)[number];
+
+/**
+ * The model's answer: optional text and zero or more tool calls; the finish reason, a refusal
+ * apart from text, and reasoning content when the provider gives them (SPEC LOOP-11).
+ */
 export interface CompletionResponse {
   readonly message?: string;
   readonly toolCalls: readonly ToolCall[];
   readonly usage?: CompletionUsage;
   readonly model?: string;
+  readonly finishReason?: FinishReason;
+  /** The model declined to answer; this is its refusal text, not an answer. */
+  readonly refusal?: string;
+  /** Reasoning content (DeepSeek's `reasoning_content`); kept in the stream, not sent back. */
+  readonly reasoning?: string;
 }
 
 /** Options of one completion call. */

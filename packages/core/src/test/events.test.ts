@@ -291,6 +291,7 @@ describe('events: the stream is the truth', () => {
     // beyond version 1.
     const decode = createEventDecoder({
       1: { UserMessageQueued: (data) => ({ text: (data as { body: string }).body }) },
+      2: { '*': (data) => data },
     });
     const upgraded = decode(legacy(1));
     expect(upgraded.data).toEqual({ text: 'legacy text' });
@@ -331,8 +332,8 @@ describe('events: the stream is the truth', () => {
     ]).map((event) => ({ ...event, metadata: { ...event.metadata, schemaVersion: 1 } }));
     const before = JSON.stringify(v1);
     const decoded = v1.map(decodeEvent);
-    expect(CURRENT_SCHEMA_VERSION).toBe(2);
-    expect(decoded.map((event) => event.metadata.schemaVersion)).toEqual([2, 2]);
+    expect(CURRENT_SCHEMA_VERSION).toBe(3);
+    expect(decoded.map((event) => event.metadata.schemaVersion)).toEqual([3, 3]);
     expect(decoded.map((event) => event.data)).toEqual(v1.map((event) => event.data));
     expect(decoded[0]?.data).toBe(v1[0]?.data);
     expect(decoded.map((event) => event.metadata.eventId)).toEqual(['e0', 'e1']);
