@@ -41,6 +41,8 @@ export type { StopReason, StopReasonOf, StopCause } from './events/stopReason.js
 export { AgentlogError, isAgentlogError } from './errors/agentlogError.js';
 export { AgentError } from './errors/agentError.js';
 export type { AgentErrorCode } from './errors/agentError.js';
+export { CompletionError, COMPLETION_FAILURE_KINDS } from './errors/completionError.js';
+export type { CompletionFailureKind } from './errors/completionError.js';
 export { ToolError } from './errors/toolError.js';
 export type { ToolErrorCode } from './errors/toolError.js';
 export { ConcurrencyError } from './errors/concurrencyError.js';
@@ -83,8 +85,10 @@ export type {
   CompletionResponse,
   CompletionOptions,
   CompletionUsage,
+  FinishReason,
   ToolSpec,
 } from './ports/chatCompletion.js';
+export { FINISH_REASONS } from './ports/chatCompletion.js';
 export type {
   EventStore,
   ExpectedRevision,

@@ -2,6 +2,7 @@ import { describeThrown } from '../errors/toolError.js';
 import { recordOutcome, type Outcome, type Recorded } from '../decider/recordOutcome.js';
 import type { RunCursor } from '../decider/runCursor.js';
 import { AgentError } from '../errors/agentError.js';
+import { CompletionError, failureKindOfStatus } from '../errors/completionError.js';
 import { isAgentlogError } from '../errors/agentlogError.js';
 import { completionMessages, toolCallOf } from '../events/stateQueries.js';
 import type { AssistantMessage, ChatMessage } from '../messages/chatMessage.js';
@@ -35,7 +36,18 @@ export async function askModel(scope: RunScope, cursor: RunCursor): Promise<RunC
   } catch (error) {
     if (isAgentlogError(error)) throw error;
     const message = describeThrown(error);
-    throw new AgentError('completionFailed', `the completion failed: ${message}`, { cause: error });
+    // A model of the caller's own: classified by what it says of itself (SPEC LOOP-12).
+    const { status, name } = (error ?? {}) as { status?: unknown; name?: unknown };
+    const kind =
+      name === 'AbortError'
+        ? 'aborted'
+        : typeof status === 'number'
+          ? failureKindOfStatus(status)
+          : 'other';
+    throw new CompletionError(kind, `the completion failed: ${message}`, {
+      cause: error,
+      ...(typeof status === 'number' ? { status } : {}),
+    });
   }
   const isUsedId = (id: string) => toolCallOf(writer.state, id) !== undefined;
   const response = normalizeResponse(raw, config.ids, isUsedId);

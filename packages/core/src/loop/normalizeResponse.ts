@@ -1,4 +1,4 @@
-import { AgentError } from '../errors/agentError.js';
+import { CompletionError } from '../errors/completionError.js';
 import { canonicalArgs, type ToolCall } from '../messages/toolCall.js';
 import {
   FINISH_REASONS,
@@ -22,18 +22,18 @@ export function normalizeResponse(
   isUsedId: (id: string) => boolean = () => false,
 ): CompletionResponse {
   if (raw === null || typeof raw !== 'object') {
-    throw new AgentError('completionFailed', 'the model returned no response object');
+    throw new CompletionError('badResponse', 'the model returned no response object');
   }
   const { message, toolCalls, usage, model, finishReason, refusal, reasoning } = raw as Record<
     string,
     unknown
   >;
   if (message !== undefined && message !== null && typeof message !== 'string') {
-    throw new AgentError('completionFailed', 'the model response has a message that is not text');
+    throw new CompletionError('badResponse', 'the model response has a message that is not text');
   }
   if (toolCalls !== undefined && toolCalls !== null && !Array.isArray(toolCalls)) {
-    throw new AgentError(
-      'completionFailed',
+    throw new CompletionError(
+      'badResponse',
       'the model response has toolCalls that are not a list',
     );
   }

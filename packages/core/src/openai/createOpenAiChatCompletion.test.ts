@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isAgentlogError } from '../errors/agentlogError.js';
 import { ToolOutput } from '../messages/toolOutput.js';
 import type { CompletionRequest } from '../ports/chatCompletion.js';
+import { CompletionError } from '../errors/completionError.js';
 import { createOpenAiChatCompletion } from './createOpenAiChatCompletion.js';
 
 const apiKey = 'sk-test-DO-NOT-LEAK-123';
@@ -318,6 +319,41 @@ describe('createOpenAiChatCompletion()', () => {
       code: 'completionFailed',
       message: 'openai: Connection error.',
     });
+  });
+
+  it('LOOP-12 a failed completion is completionFailed with a kind, the status and retryAfterMs', async () => {
+    const cases = [
+      [401, {}, 'authentication', undefined],
+      [403, {}, 'authentication', undefined],
+      [429, { 'retry-after': '2' }, 'rateLimited', 2000],
+      [429, { 'retry-after-ms': '350' }, 'rateLimited', 350],
+      [400, {}, 'badRequest', undefined],
+      [422, {}, 'badRequest', undefined],
+      [500, {}, 'serverError', undefined],
+      [503, {}, 'serverError', undefined],
+    ] as const;
+    for (const [status, headers, kind, retryAfterMs] of cases) {
+      const { fetch } = fakeFetch(
+        json({ error: { message: `failed ${status}` } }, status, headers),
+      );
+      const model = createOpenAiChatCompletion({ model: 'gpt-test', apiKey, fetch, maxRetries: 0 });
+      const error = await model.complete(hello, {}).catch((caught: unknown) => caught);
+      expect(error, `${status}`).toBeInstanceOf(CompletionError);
+      expect(error).toMatchObject({ code: 'completionFailed', kind, status });
+      expect((error as CompletionError).retryAfterMs).toBe(retryAfterMs);
+      expect((error as Error).message).toBe(`openai: ${status} failed ${status}`);
+    }
+    const down = (() => Promise.reject(new TypeError('fetch failed'))) as typeof globalThis.fetch;
+    const offline = createOpenAiChatCompletion({
+      model: 'gpt-test',
+      apiKey,
+      fetch: down,
+      maxRetries: 0,
+    });
+    await expect(offline.complete(hello, {})).rejects.toMatchObject({ kind: 'network' });
+    const empty = fakeFetch(json({ ...completion({}), choices: [] }));
+    const noChoices = createOpenAiChatCompletion({ model: 'gpt-test', apiKey, fetch: empty.fetch });
+    await expect(noChoices.complete(hello, {})).rejects.toMatchObject({ kind: 'badResponse' });
   });
 
   it('honours baseURL (any OpenAI-compatible gateway)', async () => {

@@ -6,6 +6,12 @@ import OpenAI, {
 } from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import { AgentError } from '../errors/agentError.js';
+import {
+  CompletionError,
+  failureKindOfStatus,
+  retryAfterMsOf,
+  type CompletionFailureKind,
+} from '../errors/completionError.js';
 import { isAgentlogError } from '../errors/agentlogError.js';
 import type { ChatCompletion, CompletionResponse } from '../ports/chatCompletion.js';
 import { fromOpenAiResponse, fromOpenAiStream } from './fromOpenAiResponse.js';
@@ -131,11 +137,32 @@ function injected(options: OpenAiChatCompletionOptions, client: OpenAI): OpenAI 
 /** An SDK error as `completionFailed`, with the secrets masked in the message and the cause. */
 function completionFailed(error: unknown, mask: (text: string) => string): AgentError {
   const raw = error instanceof Error ? error.message : String(error);
-  const status = error instanceof APIError && error.status !== undefined ? `${error.status} ` : '';
+  const api =
+    error instanceof APIError
+      ? (error as APIError<number | undefined, Headers | undefined>)
+      : undefined;
+  const code: number | undefined = api?.status;
+  const status = code !== undefined ? `${code} ` : '';
   const text = status !== '' && raw.startsWith(status) ? raw.slice(status.length) : raw;
-  return new AgentError('completionFailed', `openai: ${status}${mask(text)}`, {
+  const headers: Headers | undefined = api?.headers;
+  const retryAfterMs =
+    headers === undefined ? undefined : retryAfterMsOf((name) => headers.get(name));
+  return new CompletionError(kindOf(error), `openai: ${status}${mask(text)}`, {
     cause: safeCause(error, mask),
+    ...(code === undefined ? {} : { status: code }),
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
   });
+}
+
+/** The kind of an SDK failure (SPEC LOOP-12). */
+function kindOf(error: unknown): CompletionFailureKind {
+  if (error instanceof APIUserAbortError) return 'aborted';
+  if (error instanceof APIConnectionError || error instanceof APIConnectionTimeoutError)
+    return 'network';
+  const status = error instanceof APIError ? (error.status as number | undefined) : undefined;
+  if (status !== undefined) return failureKindOfStatus(status);
+  if (error instanceof Error && error.name === 'AbortError') return 'aborted';
+  return 'other';
 }
 
 // Response headers that carry credentials or sessions: dropped to `[redacted]` whatever they hold.

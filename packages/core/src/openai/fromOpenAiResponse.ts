@@ -3,7 +3,7 @@ import type {
   ChatCompletion as OpenAiCompletion,
   ChatCompletionChunk,
 } from 'openai/resources/chat/completions';
-import { AgentError } from '../errors/agentError.js';
+import { CompletionError } from '../errors/completionError.js';
 import type { ToolCall } from '../messages/toolCall.js';
 import type { CompletionResponse, CompletionUsage, FinishReason } from '../ports/chatCompletion.js';
 
@@ -16,7 +16,7 @@ import type { CompletionResponse, CompletionUsage, FinishReason } from '../ports
 export function fromOpenAiResponse(completion: OpenAiCompletion): CompletionResponse {
   const choice = completion.choices[0];
   if (choice === undefined) {
-    throw new AgentError('completionFailed', 'openai: the response has no choices');
+    throw new CompletionError('badResponse', 'openai: the response has no choices');
   }
   const { content, refusal, tool_calls: calls = [] } = choice.message;
   const toolCalls = calls.flatMap((call) =>
@@ -81,7 +81,7 @@ export async function fromOpenAiStream(
     }
   }
   if (!sawChoice) {
-    throw new AgentError('completionFailed', 'openai: the streamed response has no choices');
+    throw new CompletionError('badResponse', 'openai: the streamed response has no choices');
   }
   const toolCalls = [...calls.entries()]
     .sort(([a], [b]) => a - b)
