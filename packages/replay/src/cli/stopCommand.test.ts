@@ -69,13 +69,13 @@ describe('agentlog stop', () => {
     const again = await cli(['stop', 'job', '--by', 'ana', '--store', db]);
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('has no run in progress to stop');
-    await store.close?.();
+    store.close?.();
   });
 
   it('HITL-12 agentlog stop needs --by and a known stream, and writes nothing otherwise', async () => {
     const db = join(dir, 'empty.db');
     const store = createSqliteEventStore({ path: db });
-    await store.close?.();
+    store.close?.();
     expect((await cli(['stop', 'job', '--store', db])).stderr).toContain('stop needs --by <name>');
     expect((await cli(['stop', 'nope', '--by', 'ana', '--store', db])).stderr).toContain(
       'has no stream nope',

@@ -1,22 +1,28 @@
 import { mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { AgentlogError, type StreamEvent } from '@agentlog/core';
+import { guardStore } from '../storeErrors.js';
 import { jsonlText, writeAndSync } from './writeJsonl.js';
 
 /**
  * Appends `events` to the JSON Lines file at `path` (created with its folder if missing), for
  * exporting a stream as it grows. Refuses (`'tornJsonl'`) a file whose last line is torn, since
- * appending would bury that line in the middle; not atomic, unlike `writeJsonl`.
+ * appending would bury that line in the middle; not atomic, unlike `writeJsonl`: a failed append
+ * may leave a torn last line, which `readJsonl` reports. A failure of the file system is
+ * `AgentError('storeUnavailable')` naming the file, with the file system's error as `cause`.
  */
 export async function appendJsonl(path: string, events: readonly StreamEvent[]): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  if (!(await endsWithNewline(path))) {
-    throw new AgentlogError(
-      'tornJsonl',
-      `${path} does not end with a newline (its last line is torn): read it with readJsonl and rewrite it with writeJsonl before appending`,
-    );
-  }
-  await writeAndSync(path, 'a', jsonlText(events));
+  const text = jsonlText(events);
+  await guardStore(`JSONL file ${path}`, 'appending to it failed', async () => {
+    await mkdir(dirname(path), { recursive: true });
+    if (!(await endsWithNewline(path))) {
+      throw new AgentlogError(
+        'tornJsonl',
+        `${path} does not end with a newline (its last line is torn): read it with readJsonl and rewrite it with writeJsonl before appending`,
+      );
+    }
+    await writeAndSync(path, 'a', text);
+  });
 }
 
 /** True for a missing or empty file, or one whose last byte is `\n`. */

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -113,5 +113,51 @@ describe('JSON Lines export', () => {
     writeFileSync(path, line(event(0)) + '{"ty');
     await expect(appendJsonl(path, [event(1)])).rejects.toMatchObject({ code: 'tornJsonl' });
     expect(readFileSync(path, 'utf8')).toBe(line(event(0)) + '{"ty');
+  });
+
+  it('EVT-4 JSONL: skips a byte order mark (U+FEFF) at the start of the file, as editors on Windows write one', async () => {
+    const path = join(dir, 'bom.jsonl');
+    writeFileSync(path, `\uFEFF${line(event(0))}${line(event(1))}`);
+    expect(await readJsonl(path)).toEqual({ events: [event(0), event(1)] });
+    // Appending keeps the mark where it is, and the file still reads.
+    await appendJsonl(path, [event(2)]);
+    expect((await readJsonl(path)).events).toEqual([event(0), event(1), event(2)]);
+  });
+
+  it('EVT-4 JSONL: names a byte order mark (U+FEFF) at the start of a later line (two files joined), with the file and the line', async () => {
+    const path = join(dir, 'joined.jsonl');
+    writeFileSync(path, `\uFEFF${line(event(0))}\uFEFF${line(event(1))}${line(event(2))}`);
+    const error = await rejection(readJsonl(path));
+    expect(error).toMatchObject({ code: 'malformedJsonl' });
+    expect(error.message).toBe(
+      `${path}, line 2: it starts with a byte order mark (U+FEFF), which JSON does not allow`,
+    );
+    expect(error.message).not.toContain('\uFEFF');
+  });
+
+  it('EVT-4 JSONL: keeps a byte order mark inside a string of the data', async () => {
+    const path = join(dir, 'bom-data.jsonl');
+    const events = [event(0, { text: '\uFEFFquoted' })];
+    await writeJsonl(path, events);
+    expect((await readJsonl(path)).events).toEqual(events);
+  });
+
+  it('RES-5 JSONL: a file system failure is storeUnavailable naming the file, with the error as cause; nothing is left half written', async () => {
+    const folder = join(dir, 'a-folder.jsonl');
+    mkdirSync(folder);
+    const read = await rejection(readJsonl(folder));
+    expect(read).toMatchObject({ name: 'AgentError', code: 'storeUnavailable' });
+    expect(read.message).toMatch(new RegExp(`^JSONL file ${folder}: reading it failed: EISDIR`));
+    expect(read.cause).toMatchObject({ code: 'EISDIR' });
+
+    const write = await rejection(writeJsonl(folder, [event(0)]));
+    expect(write).toMatchObject({ code: 'storeUnavailable' });
+    expect(write.message).toMatch(new RegExp(`^JSONL file ${folder}: writing it failed: `));
+    expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+
+    const append = await rejection(appendJsonl(folder, [event(0)]));
+    expect(append).toMatchObject({ code: 'storeUnavailable' });
+    expect(append.message).toMatch(new RegExp(`^JSONL file ${folder}: appending to it failed: `));
+    expect(readdirSync(folder)).toEqual([]);
   });
 });

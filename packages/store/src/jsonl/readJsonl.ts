@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { AgentlogError, type StreamEvent } from '@agentlog/core';
+import { jsonProblem, storeUnavailable } from '../storeErrors.js';
 
 /** What `readJsonl` found: the events, and the torn last line if a crash cut one short. */
 export interface JsonlContents {
@@ -12,7 +13,10 @@ export interface JsonlContents {
  * Reads a JSON Lines file of events. A torn last line (not JSON, no trailing newline: a crash
  * mid-write) is reported in `tornLine` with the events before it; any other line that is not an
  * object with `type`, `data` and `metadata` is an `AgentlogError` (`'malformedJsonl'`) naming the
- * file and the line.
+ * file and the line. A byte order mark (U+FEFF) at the start of the file is skipped, as editors on
+ * Windows write one; anywhere else outside a string it makes its line malformed, and the message
+ * names it. A missing file is `'jsonlNotFound'`; any other failure to read it is
+ * `AgentError('storeUnavailable')` with the file system's error as `cause`.
  */
 export async function readJsonl(path: string): Promise<JsonlContents> {
   let text: string;
@@ -22,8 +26,10 @@ export async function readJsonl(path: string): Promise<JsonlContents> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       throw new AgentlogError('jsonlNotFound', `${path} does not exist`, { cause: error });
     }
-    throw error;
+    throw storeUnavailable(`JSONL file ${path}`, 'reading it failed', error);
   }
+  // A leading byte order mark says "UTF-8"; it is not part of the first event.
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const lines = text.split('\n');
   // Blank lines at the end are padding, not events.
   let end = lines.length;
@@ -39,7 +45,7 @@ export async function readJsonl(path: string): Promise<JsonlContents> {
     } catch (error) {
       const isLast = index === end - 1 && !endsWithNewline;
       if (isLast) return { events, tornLine: { line: index + 1, text: line } };
-      throw malformed(path, index + 1, `it is not JSON (${(error as Error).message})`);
+      throw malformed(path, index + 1, jsonProblem(line, error));
     }
     const problem = eventProblem(value);
     if (problem !== undefined) throw malformed(path, index + 1, problem);

@@ -2,23 +2,27 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { StreamEvent } from '@agentlog/core';
+import { storeUnavailable } from '../storeErrors.js';
 
 /**
  * Writes `events` to `path` as JSON Lines (one event per line, each ending in `\n`), creating the
  * parent folder. Atomic: the lines go to a temporary file that is flushed and then renamed over
- * `path`, so a crash leaves either the old file or the new one.
+ * `path`, so a crash leaves either the old file or the new one. A failure of the file system
+ * (no space, no permission) is `AgentError('storeUnavailable')` naming the file, with the file
+ * system's error as `cause`; the old file is then left as it was.
  */
 export async function writeJsonl(path: string, events: readonly StreamEvent[]): Promise<void> {
+  const text = jsonlText(events);
   const folder = dirname(path);
-  await mkdir(folder, { recursive: true });
   // In the same folder, so the rename cannot cross file systems.
   const temporary = join(folder, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
-    await writeAndSync(temporary, 'wx', jsonlText(events));
+    await mkdir(folder, { recursive: true });
+    await writeAndSync(temporary, 'wx', text);
     await rename(temporary, path);
   } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
+    await rm(temporary, { force: true }).catch(() => undefined);
+    throw storeUnavailable(`JSONL file ${path}`, 'writing it failed', error);
   }
 }
 

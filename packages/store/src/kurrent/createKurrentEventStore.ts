@@ -7,12 +7,14 @@ import {
 } from '@kurrent/kurrentdb-client';
 import { Observable } from 'rxjs';
 import {
+  AgentError,
   AgentlogError,
   assertRevisionOption,
   assertValidExpectedRevision,
   assertValidNewEvents,
   assertValidStreamId,
   ConcurrencyError,
+  InvalidEventError,
   satisfiesExpectedRevision,
 } from '@agentlog/core';
 import type {
@@ -35,6 +37,13 @@ import {
   toKurrentStreamState,
   toKurrentSubscriptionStart,
 } from './kurrentMapping.js';
+import {
+  asStoreError,
+  driverMessage,
+  findRevisionGap,
+  guardStore,
+  streamOf,
+} from '../storeErrors.js';
 
 /**
  * Options of `createKurrentEventStore`: a connection string, or a client you configured yourself
@@ -93,9 +102,9 @@ interface KnownStream {
  */
 export function createKurrentEventStore(options: KurrentEventStoreOptions): KurrentEventStore {
   const owned = 'connectionString' in options;
-  const client = owned
-    ? KurrentDBClient.connectionString(options.connectionString)
-    : options.client;
+  const label = owned ? kurrentLabel(options.connectionString) : 'KurrentDB store';
+  const where = (streamId: string): string => `${label}, stream ${streamId}`;
+  const client = owned ? openClient(label, options.connectionString) : options.client;
   const known = new Map<string, KnownStream>();
   const createdHere = new Set<string>();
   const live = new Set<(error: unknown) => void>();
@@ -112,7 +121,7 @@ export function createKurrentEventStore(options: KurrentEventStoreOptions): Kurr
       if (oldest.done !== true) known.delete(oldest.value);
     }
     const from = stream.last === 'noStream' ? 0 : stream.last + 1;
-    for (const event of await readEvents(client, streamId, { fromRevision: from })) {
+    for (const event of await readEvents(client, label, streamId, { fromRevision: from })) {
       const revision = event.metadata.revision;
       // Concurrent catch-ups of one stream may both see an event: apply each once, in order.
       if (revision !== (stream.last === 'noStream' ? 0 : stream.last + 1)) continue;
@@ -131,6 +140,18 @@ export function createKurrentEventStore(options: KurrentEventStoreOptions): Kurr
     assertValidExpectedRevision(expectedRevision);
     assertValidNewEvents(events);
     const proposed = events.map(toKurrentEvent);
+    return guardStore(where(streamId), 'the append failed', () =>
+      appendProposed(streamId, events, expectedRevision, proposed),
+    );
+  };
+
+  /** The append once validated: catch up, check the expectation, append what is new, retry on a race. */
+  const appendProposed = async (
+    streamId: string,
+    events: readonly NewStreamEvent[],
+    expectedRevision: ExpectedRevision,
+    proposed: ReturnType<typeof toKurrentEvent>[],
+  ): Promise<AppendResult> => {
     for (let attempt = 1; ; attempt += 1) {
       const stream = await catchUp(streamId);
       const actual = stream.last;
@@ -177,16 +198,30 @@ export function createKurrentEventStore(options: KurrentEventStoreOptions): Kurr
       assertValidStreamId(streamId);
       assertRevisionOption('fromRevision', fromRevision);
       let next = fromRevision ?? 0;
-      const subscription = client.subscribeToStream(streamId, {
-        fromRevision: toKurrentSubscriptionStart(fromRevision),
-      });
       const fail = (error: unknown): void => {
-        if (!subscriber.closed) subscriber.error(error);
+        if (!subscriber.closed)
+          subscriber.error(asStoreError(error, where(streamId), 'the subscription failed'));
       };
+      let subscription: ReturnType<KurrentDBClient['subscribeToStream']>;
+      try {
+        subscription = client.subscribeToStream(streamId, {
+          fromRevision: toKurrentSubscriptionStart(fromRevision),
+        });
+      } catch (error) {
+        fail(error);
+        return undefined;
+      }
       live.add(fail);
       subscription.on('data', (resolved: ResolvedEvent) => {
         if (resolved.event === undefined || subscriber.closed) return;
-        const event = fromKurrentEvent(resolved.event);
+        let event: StreamEvent;
+        try {
+          // An event handler: a throw here would be an uncaught exception.
+          event = toStreamEvent(resolved.event, label, streamId);
+        } catch (error) {
+          fail(error);
+          return;
+        }
         const revision = event.metadata.revision;
         // Never deliver an event twice, whatever the subscription replays; never skip one silently.
         if (revision < next) return;
@@ -209,7 +244,10 @@ export function createKurrentEventStore(options: KurrentEventStoreOptions): Kurr
       };
     });
 
-  const list = async (): Promise<string[]> => {
+  const list = (): Promise<string[]> =>
+    guardStore(label, 'listing the streams failed', listProjected);
+
+  const listProjected = async (): Promise<string[]> => {
     const names: string[] = [];
     const listed = new Set<string>();
     let projected = true;
@@ -231,28 +269,45 @@ export function createKurrentEventStore(options: KurrentEventStoreOptions): Kurr
   };
 
   return {
+    label,
     appendToStream: (streamId, events, appendOptions) =>
       append(streamId, events, appendOptions?.expectedRevision),
     readStream: async (streamId, readOptions) => {
       assertValidStreamId(streamId);
       assertRevisionOption('fromRevision', readOptions?.fromRevision);
       assertRevisionOption('maxCount', readOptions?.maxCount);
-      return readEvents(client, streamId, readOptions ?? {});
+      const read = readOptions ?? {};
+      const events = await guardStore(where(streamId), 'the read failed', () =>
+        readEvents(client, label, streamId, read),
+      );
+      const gap = findRevisionGap(
+        streamId,
+        label,
+        events.map((event) => event.metadata.revision),
+        read,
+      );
+      if (gap !== undefined) throw gap;
+      return events;
     },
     subscribeToStream: (streamId, subscribeOptions) =>
       subscribe(streamId, subscribeOptions?.fromRevision),
     listStreams: list,
     close: () =>
-      (closing ??= (async () => {
+      (closing ??= guardStore(label, 'closing the store failed', async () => {
         const closed = new AgentlogError('closed', 'the KurrentDB event store was closed');
         for (const fail of [...live]) fail(closed);
         if (owned) await client.dispose();
-      })()),
+      })),
   };
 }
 
+/**
+ * The events of a stream as the client reads them. Throws what the client throws (the callers make
+ * it `storeUnavailable`), and `InvalidEventError` for an event that is not one of ours.
+ */
 async function readEvents(
   client: KurrentDBClient,
+  label: string,
   streamId: string,
   options: ReadStreamOptions,
 ): Promise<StreamEvent[]> {
@@ -265,13 +320,54 @@ async function readEvents(
       fromRevision: toKurrentReadRevision(options.fromRevision, options.direction ?? 'forwards'),
       ...(options.maxCount === undefined ? {} : { maxCount: options.maxCount }),
     })) {
-      if (resolved.event !== undefined) events.push(fromKurrentEvent(resolved.event));
+      if (resolved.event !== undefined) events.push(toStreamEvent(resolved.event, label, streamId));
     }
   } catch (error) {
     if (isStreamNotFoundError(error)) return [];
     throw error;
   }
   return events;
+}
+
+/** A recorded event as ours; one agentlog cannot take is an `InvalidEventError` naming the stream. */
+function toStreamEvent(
+  recorded: Parameters<typeof fromKurrentEvent>[0],
+  label: string,
+  streamId: string,
+): StreamEvent {
+  try {
+    return fromKurrentEvent(recorded);
+  } catch (error) {
+    const revision = Number(recorded.revision);
+    throw new InvalidEventError(
+      recorded.type,
+      Number.isSafeInteger(revision) ? revision : undefined,
+      `${streamOf(streamId, label)}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
+
+/** The store as messages name it: its host from the connection string (never credentials). */
+function kurrentLabel(connectionString: string): string {
+  try {
+    const url = new URL(connectionString);
+    return url.host === '' ? 'KurrentDB store' : `KurrentDB store ${url.host}`;
+  } catch {
+    return 'KurrentDB store';
+  }
+}
+
+/** A connection string the client refuses: a configuration error, naming the store. */
+function openClient(label: string, connectionString: string): KurrentDBClient {
+  try {
+    return KurrentDBClient.connectionString(connectionString);
+  } catch (error) {
+    throw new AgentError(
+      'invalidConfiguration',
+      `${label}: the client refuses the connection string: ${driverMessage(error)}`,
+      { cause: error },
+    );
+  }
 }
 
 async function assertStreamsProjectionRuns(client: KurrentDBClient): Promise<void> {

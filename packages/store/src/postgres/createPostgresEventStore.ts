@@ -4,7 +4,8 @@ import { postgresAppend } from './postgresAppend.js';
 import { createPostgresListener, type PostgresListener } from './postgresListener.js';
 import { postgresList, postgresRead } from './postgresRead.js';
 import { ensurePostgresSchema, postgresNames } from './postgresSchema.js';
-import type { PostgresStoreContext } from './postgresStoreContext.js';
+import { postgresLabel, type PostgresStoreContext } from './postgresStoreContext.js';
+import { guardStore } from '../storeErrors.js';
 import { postgresSubscribe } from './postgresSubscribe.js';
 
 /** Options of `createPostgresEventStore`. */
@@ -47,13 +48,26 @@ export interface PostgresEventStore extends EventStore {
  * - Needs a UTF8 database. Besides the shared stream id and event rules, it refuses what
  *   PostgreSQL `text` cannot hold exactly: U+0000 and unpaired surrogates in stream ids, event
  *   types and event ids (data and metadata may contain anything JSON can).
+ * - A fault of the server or of a connection (a restart, a refused or lost connection) rejects
+ *   the operation with `AgentError('storeUnavailable')` naming the schema, the server and the
+ *   stream, with the driver's error as `cause`; it is never an unhandled `'error'` event, and the
+ *   pool connects again on the next operation. A stored row that is not an event, or a revision
+ *   missing among the ones read, is an error naming the schema, the stream and the revision.
  */
 export function createPostgresEventStore(options: PostgresEventStoreOptions): PostgresEventStore {
   const names = postgresNames(options.schema);
   const pool = new Pool({ connectionString: options.connectionString });
-  // An idle client whose connection broke is dropped by the pool; the next query opens a new one.
+  // An idle client whose connection broke (a server restart) is dropped by the pool, which then
+  // emits 'error': without a listener that would crash the process. The next query opens a new
+  // connection. A client also keeps a listener of its own for its whole life, so that no
+  // connection error is ever an unhandled 'error' event; while a client is checked out, the
+  // operation using it records the error (withPooledClient) and the query in flight rejects.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   const listener = createPostgresListener(options.connectionString, names.channel);
+  const label = postgresLabel(options.connectionString, names.schema);
 
   let schemaReady: Promise<void> | undefined;
   const ready = (): Promise<void> =>
@@ -63,8 +77,9 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Po
     }));
 
   let closing: Promise<void> | undefined;
-  const context: PostgresStoreContext = { pool, names, listener, ready };
+  const context: PostgresStoreContext = { pool, names, listener, ready, label };
   const store: PostgresEventStore = {
+    label,
     appendToStream: (streamId, events, appendOptions) =>
       postgresAppend(context, streamId, events, appendOptions?.expectedRevision),
     readStream: (streamId, readOptions) => postgresRead(context, streamId, readOptions ?? {}),
@@ -72,10 +87,10 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Po
       postgresSubscribe(context, streamId, subscribeOptions?.fromRevision),
     listStreams: () => postgresList(context),
     close: () =>
-      (closing ??= (async () => {
+      (closing ??= guardStore(label, 'closing the store failed', async () => {
         await listener.close();
         await pool.end();
-      })()),
+      })),
   };
   listeners.set(store, listener);
   return store;

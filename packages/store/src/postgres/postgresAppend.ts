@@ -9,8 +9,10 @@ import {
   satisfiesExpectedRevision,
 } from '@agentlog/core';
 import type { AppendResult, ExpectedRevision, NewStreamEvent } from '@agentlog/core';
+import { asStoreError, guardStore, storeUnavailable } from '../storeErrors.js';
+import { inTransaction, UncertainCommit, withPooledClient } from './postgresClient.js';
 import type { PostgresNames } from './postgresSchema.js';
-import type { PostgresStoreContext } from './postgresStoreContext.js';
+import { postgresWhere, type PostgresStoreContext } from './postgresStoreContext.js';
 
 /**
  * How often an append whose transaction collided with a concurrent one is re-evaluated. Every
@@ -44,14 +46,24 @@ export async function postgresAppend(
   assertValidExpectedRevision(expectedRevision);
   assertValidNewEvents(events);
   const serialized = events.map((event, index) => serialize(event, index));
-  await context.ready();
+  const where = postgresWhere(context, streamId);
+  await guardStore(where, 'the append failed', context.ready);
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await appendOnce(context, streamId, serialized, expectedRevision);
     } catch (error) {
-      if (!isRetryable(error)) throw error;
+      if (error instanceof UncertainCommit) {
+        throw storeUnavailable(
+          where,
+          'the connection failed while the append committed, so it may or may not be stored (appending the same events again is safe: the ones already stored are skipped by their event id)',
+          error.cause,
+        );
+      }
+      if (!isRetryable(error)) throw asStoreError(error, where, 'the append failed');
       if (attempt >= maxAppendAttempts) {
-        const actual = await lastRevision(context.pool, context.names, streamId);
+        const actual = await guardStore(where, 'the append failed', () =>
+          lastRevision(context.pool, context.names, streamId),
+        );
         throw new ConcurrencyError(streamId, expectedRevision, actual);
       }
     }
@@ -134,25 +146,14 @@ function appendOnce(
   });
 }
 
-/** Runs `work` in a transaction: committed when it returns, rolled back when it throws. */
-async function transaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  let broken: Error | undefined;
-  try {
-    await client.query('BEGIN');
-    try {
-      const result = await work(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch((rollbackError: unknown) => {
-        broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
-      });
-      throw error;
-    }
-  } finally {
-    client.release(broken);
-  }
+/**
+ * Runs `work` in a transaction: committed when it returns, rolled back when it throws; throws
+ * `UncertainCommit` when the connection failed during the commit.
+ */
+function transaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+  return withPooledClient(pool, (client, session) =>
+    inTransaction(client, session, () => work(client)),
+  );
 }
 
 async function lastRevision(

@@ -67,10 +67,12 @@ export function createPostgresListener(
       failAll(error);
     };
     const current: Promise<Client> = (async () => {
+      // Attached before connecting and kept until the client is gone: a connection error is an
+      // 'error' event, which would crash the process without a listener.
       client.on('error', onLost);
       client.on('end', () => {
-        if (connection === current)
-          onLost(new AgentlogError('connectionLost', 'the PostgreSQL LISTEN connection ended'));
+        // The server closed it without an error (the subscription makes it storeUnavailable).
+        if (connection === current) onLost(new Error('the PostgreSQL LISTEN connection ended'));
       });
       client.on('notification', (message: Notification) => {
         if (message.channel !== channel || message.payload === undefined) return;

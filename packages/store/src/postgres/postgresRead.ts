@@ -1,7 +1,8 @@
-import { assertRevisionOption, assertValidStreamId } from '@agentlog/core';
+import { assertRevisionOption, assertValidStreamId, InvalidEventError } from '@agentlog/core';
 import type { ReadStreamOptions, StreamEvent } from '@agentlog/core';
+import { findRevisionGap, guardStore, jsonProblem, revisionGap, streamOf } from '../storeErrors.js';
 import { assertPostgresText } from './postgresAppend.js';
-import type { PostgresStoreContext } from './postgresStoreContext.js';
+import { postgresWhere, type PostgresStoreContext } from './postgresStoreContext.js';
 
 interface EventRow {
   readonly revision: string;
@@ -12,7 +13,9 @@ interface EventRow {
 
 /**
  * Reads the events of a stream of a PostgreSQL store (its `readStream`), forwards or backwards
- * from `fromRevision`, at most `maxCount` of them.
+ * from `fromRevision`, at most `maxCount` of them. A row that is not an event, or a revision
+ * missing among the ones read (a deleted row), is an error naming the schema, the stream and the
+ * revision; a fault of the server or the connection is `AgentError('storeUnavailable')`.
  */
 export async function postgresRead(
   context: PostgresStoreContext,
@@ -23,40 +26,104 @@ export async function postgresRead(
   assertPostgresText(streamId);
   assertRevisionOption('fromRevision', options.fromRevision);
   assertRevisionOption('maxCount', options.maxCount);
+  const rows = await guardStore(postgresWhere(context, streamId), 'the read failed', () =>
+    readRows(context, streamId, options),
+  );
+  const events = rows.map((row) => toStreamEvent(row, streamId, context.label));
+  const gap = findRevisionGap(
+    streamId,
+    context.label,
+    events.map((event) => event.metadata.revision),
+    options,
+  );
+  if (gap !== undefined) throw gap;
+  return events;
+}
+
+async function readRows(
+  context: PostgresStoreContext,
+  streamId: string,
+  options: ReadStreamOptions,
+): Promise<EventRow[]> {
   await context.ready();
   const { events } = context.names;
   const columns = 'revision, type, data::text AS data, metadata::text AS metadata';
-  const result =
-    options.direction === 'backwards'
-      ? await context.pool.query<EventRow>(
-          `SELECT ${columns} FROM ${events}
-           WHERE stream_id = $1 AND ($2::bigint IS NULL OR revision <= $2::bigint)
-           ORDER BY revision DESC LIMIT $3`,
-          [streamId, options.fromRevision ?? null, options.maxCount ?? null],
-        )
-      : await context.pool.query<EventRow>(
-          `SELECT ${columns} FROM ${events}
-           WHERE stream_id = $1 AND revision >= $2
-           ORDER BY revision LIMIT $3`,
-          [streamId, options.fromRevision ?? 0, options.maxCount ?? null],
+  if (options.direction !== 'backwards') {
+    const result = await context.pool.query<EventRow>(
+      `SELECT ${columns} FROM ${events}
+       WHERE stream_id = $1 AND revision >= $2
+       ORDER BY revision LIMIT $3`,
+      [streamId, options.fromRevision ?? 0, options.maxCount ?? null],
+    );
+    return result.rows;
+  }
+  const result = await context.pool.query<EventRow>(
+    `SELECT ${columns} FROM ${events}
+     WHERE stream_id = $1 AND ($2::bigint IS NULL OR revision <= $2::bigint)
+     ORDER BY revision DESC LIMIT $3`,
+    [streamId, options.fromRevision ?? null, options.maxCount ?? null],
+  );
+  const first = result.rows[0];
+  // Read backwards from a revision the stream does not hold: either it is beyond the end, or the
+  // rows from the first one read up to it were deleted. Only then does it take a second query.
+  if (first !== undefined && options.fromRevision !== undefined) {
+    const top = Number(first.revision);
+    if (top < options.fromRevision) {
+      const above = await context.pool.query<{ next: string | null }>(
+        `SELECT min(revision) AS next FROM ${events} WHERE stream_id = $1 AND revision > $2`,
+        [streamId, options.fromRevision],
+      );
+      const next = above.rows[0]?.next ?? null;
+      if (next !== null) {
+        throw revisionGap(
+          streamId,
+          context.label,
+          top + 1,
+          Number(next) - 1,
+          `the events jump from ${top} to ${next}`,
         );
-  return result.rows.map(toStreamEvent);
+      }
+    }
+  }
+  return result.rows;
 }
 
-function toStreamEvent(row: EventRow): StreamEvent {
-  const metadata = JSON.parse(row.metadata) as Omit<StreamEvent['metadata'], 'revision'>;
+function toStreamEvent(row: EventRow, streamId: string, label: string): StreamEvent {
+  const revision = Number(row.revision);
+  const invalid = (problem: string): InvalidEventError =>
+    new InvalidEventError(row.type, revision, `${streamOf(streamId, label)}: ${problem}`);
+  let data: unknown;
+  let metadata: unknown;
+  try {
+    data = JSON.parse(row.data);
+  } catch (error) {
+    throw invalid(`its data column: ${jsonProblem(row.data, error)}`);
+  }
+  try {
+    metadata = JSON.parse(row.metadata);
+  } catch (error) {
+    throw invalid(`its metadata column: ${jsonProblem(row.metadata, error)}`);
+  }
+  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))
+    throw invalid(`its metadata column holds ${preview(row.metadata)}, not a JSON object`);
   return {
     type: row.type,
-    data: JSON.parse(row.data) as unknown,
-    metadata: { ...metadata, revision: Number(row.revision) },
+    data,
+    metadata: { ...(metadata as Omit<StreamEvent['metadata'], 'revision'>), revision },
   };
 }
 
+function preview(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
+}
+
 /** Lists the streams of a PostgreSQL store (its `listStreams`), in the order they were created. */
-export async function postgresList(context: PostgresStoreContext): Promise<string[]> {
-  await context.ready();
-  const result = await context.pool.query<{ stream_id: string }>(
-    `SELECT stream_id FROM ${context.names.events} WHERE revision = 0 ORDER BY position`,
-  );
-  return result.rows.map((row) => row.stream_id);
+export function postgresList(context: PostgresStoreContext): Promise<string[]> {
+  return guardStore(context.label, 'listing the streams failed', async () => {
+    await context.ready();
+    const result = await context.pool.query<{ stream_id: string }>(
+      `SELECT stream_id FROM ${context.names.events} WHERE revision = 0 ORDER BY position`,
+    );
+    return result.rows.map((row) => row.stream_id);
+  });
 }

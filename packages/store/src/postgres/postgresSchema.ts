@@ -1,5 +1,6 @@
 import { escapeIdentifier, type Pool, type PoolClient } from 'pg';
 import { AgentlogError } from '@agentlog/core';
+import { inTransaction, UncertainCommit, withPooledClient } from './postgresClient.js';
 
 /** The version of the tables this code writes and reads; stored in the schema's `meta` table. */
 export const postgresSchemaVersion = 1;
@@ -54,10 +55,8 @@ export function postgresNames(schema: string = defaultPostgresSchema): PostgresN
  * `AgentlogError('newerSchema')` when the schema was written by a newer agentlog, and
  * `AgentlogError('unsupportedDatabase')` when the database does not store UTF-8.
  */
-export async function ensurePostgresSchema(pool: Pool, names: PostgresNames): Promise<void> {
-  const client = await pool.connect();
-  let broken: Error | undefined;
-  try {
+export function ensurePostgresSchema(pool: Pool, names: PostgresNames): Promise<void> {
+  return withPooledClient(pool, async (client, session) => {
     const encoding = await client.query<{ server_encoding: string }>('SHOW server_encoding');
     const serverEncoding = encoding.rows[0]?.server_encoding;
     if (serverEncoding !== 'UTF8') {
@@ -66,19 +65,13 @@ export async function ensurePostgresSchema(pool: Pool, names: PostgresNames): Pr
         `the PostgreSQL database stores ${String(serverEncoding)}, but agentlog needs a UTF8 database (CREATE DATABASE ... ENCODING 'UTF8')`,
       );
     }
-    await client.query('BEGIN');
     try {
-      await createSchema(client, names);
-      await client.query('COMMIT');
+      await inTransaction(client, session, () => createSchema(client, names));
     } catch (error) {
-      await client.query('ROLLBACK').catch((rollbackError: unknown) => {
-        broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
-      });
-      throw error;
+      // Every statement is IF NOT EXISTS: creating the schema again is safe.
+      throw error instanceof UncertainCommit ? error.cause : error;
     }
-  } finally {
-    client.release(broken);
-  }
+  });
 }
 
 async function createSchema(client: PoolClient, names: PostgresNames): Promise<void> {

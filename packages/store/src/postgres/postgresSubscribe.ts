@@ -3,7 +3,8 @@ import { assertRevisionOption, assertValidStreamId } from '@agentlog/core';
 import type { StreamEvent } from '@agentlog/core';
 import { assertPostgresText } from './postgresAppend.js';
 import { postgresRead } from './postgresRead.js';
-import type { PostgresStoreContext } from './postgresStoreContext.js';
+import { asStoreError } from '../storeErrors.js';
+import { postgresWhere, type PostgresStoreContext } from './postgresStoreContext.js';
 
 /** How many events a subscription reads per query while it catches up. */
 const subscriptionPageSize = 500;
@@ -28,8 +29,14 @@ export function postgresSubscribe(
     let pullAgain = false;
     let unwatch: (() => void) | undefined;
 
+    const where = postgresWhere(context, streamId);
     const fail = (error: unknown): void => {
-      if (!subscriber.closed) subscriber.error(error);
+      if (!subscriber.closed)
+        subscriber.error(asStoreError(error, where, 'the subscription failed'));
+    };
+    const lost = (error: unknown): void => {
+      if (!subscriber.closed)
+        subscriber.error(asStoreError(error, where, 'the subscription lost its LISTEN connection'));
     };
     // Catch-up and live delivery are one loop reading from the next revision to deliver; a
     // notification during a read makes it read once more. So nothing is skipped or delivered twice.
@@ -67,7 +74,7 @@ export function postgresSubscribe(
     // Listen first, then catch up: an append committed in between is in the read or notified.
     context
       .ready()
-      .then(() => context.listener.watch(streamId, requestPull, fail))
+      .then(() => context.listener.watch(streamId, requestPull, lost))
       .then((stop) => {
         if (subscriber.closed) {
           stop();

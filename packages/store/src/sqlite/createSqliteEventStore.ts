@@ -9,6 +9,7 @@ import {
   satisfiesExpectedRevision,
   assertValidStreamId,
   ConcurrencyError,
+  InvalidEventError,
   type AppendResult,
   type EventStore,
   type ExpectedRevision,
@@ -16,6 +17,14 @@ import {
   type ReadStreamOptions,
   type StreamEvent,
 } from '@agentlog/core';
+import {
+  findRevisionGap,
+  guardStoreSync,
+  jsonProblem,
+  revisionGap,
+  streamOf,
+  type ReadShape,
+} from '../storeErrors.js';
 import { createSqliteSubscriptions } from './createSqliteSubscriptions.js';
 import { openAgentlogDatabase } from './openAgentlogDatabase.js';
 
@@ -71,6 +80,12 @@ const pollMs = 75;
  * Creates an event store on a SQLite file (better-sqlite3, WAL mode), which several processes may
  * share: an append checks its expected revision inside an immediate transaction, and the unique
  * (stream, revision) constraint turns any race that slips past it into a `ConcurrencyError`.
+ *
+ * A fault of SQLite or of the disk (the write lock still held by another process after the busy
+ * timeout, an I/O error, a file that cannot be opened) throws `AgentError('storeUnavailable')`
+ * naming the file and the stream, with better-sqlite3's error as `cause`. A stored row that is not
+ * an event, or a revision missing among the ones read, is an error naming the file, the stream and
+ * the revision.
  */
 export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): SqliteEventStore {
   const path = options.path ?? defaultSqlitePath;
@@ -81,43 +96,22 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
       `SQLite durability must be one of ${durabilities.join(', ')}, not ${String(durability)}`,
     );
   }
-  const db = openAgentlogDatabase(path);
+  const label = `SQLite store ${path}`;
+  const where = (streamId: string): string => `${label}, stream ${streamId}`;
+  const db = guardStoreSync(label, 'opening the database failed', () => openAgentlogDatabase(path));
   // Set on purpose: SQLite's default differs between the connection that switched the file to
   // WAL (FULL) and every later one (NORMAL, as better-sqlite3 builds it).
   const relaxed = synchronousLevel(durability, false);
-  db.pragma(`synchronous = ${relaxed}`);
-  const sql = {
-    last: db
-      .prepare('SELECT max(revision) FROM agentlog_events WHERE stream_id = ?')
-      .pluck() as Database.Statement<[string], number | null>,
-    // One query per batch, not one per event: which of these ids the stream already holds.
-    storedIds: db
-      .prepare(
-        'SELECT event_id, revision FROM agentlog_events WHERE stream_id = ? AND event_id IN (SELECT value FROM json_each(?))',
-      )
-      .raw() as Database.Statement<[string, string], [string, number]>,
-    storedId: db
-      .prepare('SELECT revision FROM agentlog_events WHERE stream_id = ? AND event_id = ?')
-      .pluck() as Database.Statement<[string, string], number>,
-    // An id the stream already holds is skipped by the unique constraint, not by a lookup first.
-    insert: db.prepare<[string, number, string, string, string]>(
-      'INSERT INTO agentlog_events (stream_id, revision, event_id, type, event) VALUES (?, ?, ?, ?, ?) ON CONFLICT (stream_id, event_id) DO NOTHING',
-    ),
-    forwards: db
-      .prepare(
-        'SELECT event FROM agentlog_events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?',
-      )
-      .pluck() as Database.Statement<[string, number, number], string>,
-    backwards: db
-      .prepare(
-        'SELECT event FROM agentlog_events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC LIMIT ?',
-      )
-      .pluck() as Database.Statement<[string, number, number], string>,
-    streams: db
-      .prepare('SELECT stream_id FROM agentlog_events WHERE revision = 0 ORDER BY position')
-      .pluck() as Database.Statement<[], string>,
-    dataVersion: db.prepare('PRAGMA data_version').pluck() as Database.Statement<[], number>,
-  };
+  let sql: ReturnType<typeof prepare>;
+  try {
+    sql = guardStoreSync(label, 'opening the database failed', () => {
+      db.pragma(`synchronous = ${relaxed}`);
+      return prepare(db);
+    });
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   const actualRevision = (streamId: string): number | 'noStream' =>
     sql.last.get(streamId) ?? 'noStream';
 
@@ -151,6 +145,35 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
     },
   );
 
+  /** One immediate transaction, at `synchronous = FULL` when the append must survive a power loss. */
+  const writeOnce = (
+    streamId: string,
+    events: readonly NewStreamEvent[],
+    expected: ExpectedRevision,
+    durable: boolean,
+  ): { last: number; revision: number } => {
+    // In WAL mode a FULL commit syncs the log, and with it every commit before it.
+    const sync = synchronousLevel(durability, durable) !== relaxed;
+    try {
+      if (sync) db.pragma('synchronous = FULL');
+      return write.immediate(streamId, events, expected);
+    } catch (error) {
+      // Another process won the race between our check and our insert: the transaction rolled back.
+      if (isUniqueViolation(error)) {
+        throw new ConcurrencyError(streamId, expected, actualRevision(streamId));
+      }
+      throw error;
+    } finally {
+      if (sync) {
+        try {
+          db.pragma(`synchronous = ${relaxed}`);
+        } catch {
+          // The connection stays at FULL, which only costs time; the append's own outcome stands.
+        }
+      }
+    }
+  };
+
   const append = (
     streamId: string,
     events: readonly NewStreamEvent[],
@@ -160,21 +183,9 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
     assertValidStreamId(streamId);
     assertValidExpectedRevision(expected);
     assertValidNewEvents(events);
-    let written: { last: number; revision: number };
-    // In WAL mode a FULL commit syncs the log, and with it every commit before it.
-    const sync = synchronousLevel(durability, durable) !== relaxed;
-    try {
-      if (sync) db.pragma('synchronous = FULL');
-      written = write.immediate(streamId, events, expected);
-    } catch (error) {
-      // Another process won the race between our check and our insert: the transaction rolled back.
-      if (isUniqueViolation(error)) {
-        throw new ConcurrencyError(streamId, expected, actualRevision(streamId));
-      }
-      throw error;
-    } finally {
-      if (sync) db.pragma(`synchronous = ${relaxed}`);
-    }
+    const written = guardStoreSync(where(streamId), 'the append failed', () =>
+      writeOnce(streamId, events, expected, durable),
+    );
     if (written.revision > written.last) subscriptions.notify(streamId);
     return { nextExpectedRevision: written.revision };
   };
@@ -185,22 +196,68 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
   const assertOpen = (): void => {
     if (closed) throw closedError();
   };
+  const toEvents = (streamId: string, rows: readonly StoredRow[]): StreamEvent[] =>
+    rows.map(([revision, json]) =>
+      toEvent(json, revision, (problem) => {
+        const type = guardStoreSync(where(streamId), 'the read failed', () =>
+          sql.typeAt.get(streamId, revision),
+        );
+        return new InvalidEventError(
+          type ?? '(unknown)',
+          revision,
+          `${streamOf(streamId, label)}: ${problem}`,
+        );
+      }),
+    );
+  const checked = (streamId: string, events: StreamEvent[], read: ReadShape): StreamEvent[] => {
+    const gap = findRevisionGap(
+      streamId,
+      label,
+      events.map((event) => event.metadata.revision),
+      read,
+    );
+    if (gap !== undefined) throw gap;
+    return events;
+  };
   const readPage = (streamId: string, from: number, maxCount: number): StreamEvent[] => {
     assertOpen();
-    return sql.forwards.all(streamId, from, maxCount).map(toEvent);
+    const rows = guardStoreSync(where(streamId), 'the read failed', () =>
+      sql.forwards.all(streamId, from, maxCount),
+    );
+    return checked(streamId, toEvents(streamId, rows), { fromRevision: from });
+  };
+
+  const readBackwards = (streamId: string, options: ReadStreamOptions): StreamEvent[] => {
+    const from = options.fromRevision;
+    // SQLite reads a negative LIMIT as "no limit".
+    const rows = guardStoreSync(where(streamId), 'the read failed', () =>
+      sql.backwards.all(streamId, from ?? Number.MAX_SAFE_INTEGER, options.maxCount ?? -1),
+    );
+    const top = rows[0]?.[0];
+    // Read from a revision the stream does not hold: either it is beyond the end, or the rows
+    // from the first one read up to it were deleted. Only then does it take a second query.
+    if (top !== undefined && from !== undefined && top < from) {
+      const next = guardStoreSync(where(streamId), 'the read failed', () =>
+        sql.nextAbove.get(streamId, from),
+      );
+      if (next !== undefined && next !== null)
+        throw revisionGap(
+          streamId,
+          label,
+          top + 1,
+          next - 1,
+          `the events jump from ${top} to ${next}`,
+        );
+    }
+    return checked(streamId, toEvents(streamId, rows), options);
   };
 
   const read = (streamId: string, options: ReadStreamOptions): StreamEvent[] => {
     assertValidStreamId(streamId);
     assertRevisionOption('fromRevision', options.fromRevision);
     assertRevisionOption('maxCount', options.maxCount);
-    // SQLite reads a negative LIMIT as "no limit".
-    const limit = options.maxCount ?? -1;
-    if (options.direction === 'backwards') {
-      const from = options.fromRevision ?? Number.MAX_SAFE_INTEGER;
-      return sql.backwards.all(streamId, from, limit).map(toEvent);
-    }
-    return readPage(streamId, options.fromRevision ?? 0, limit);
+    if (options.direction === 'backwards') return readBackwards(streamId, options);
+    return readPage(streamId, options.fromRevision ?? 0, options.maxCount ?? -1);
   };
 
   const subscriptions = createSqliteSubscriptions(
@@ -208,7 +265,11 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
       readPage,
       dataVersion: () => {
         assertOpen();
-        return sql.dataVersion.get() ?? 0;
+        return guardStoreSync(
+          label,
+          'watching for appends failed',
+          () => sql.dataVersion.get() ?? 0,
+        );
       },
     },
     pollMs,
@@ -220,25 +281,96 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
     });
 
   return {
+    label,
     appendToStream: (streamId, events, options) =>
       run(() => append(streamId, events, options?.expectedRevision, options?.durable === true)),
     readStream: (streamId, options) => run(() => read(streamId, options ?? {})),
-    subscribeToStream: (streamId, options) =>
-      subscriptions.subscribe(streamId, options?.fromRevision),
-    listStreams: () => run(() => sql.streams.all()),
+    subscribeToStream: (streamId, subscribeOptions) =>
+      subscriptions.subscribe(streamId, subscribeOptions?.fromRevision),
+    listStreams: () =>
+      run(() => guardStoreSync(label, 'listing the streams failed', () => sql.streams.all())),
     close: () => {
       if (closed) return;
       closed = true;
       subscriptions.close(closedError());
-      db.close();
+      guardStoreSync(label, 'closing the database failed', () => db.close());
     },
   };
 }
 
-function toEvent(json: string): StreamEvent {
-  const event = JSON.parse(json) as StreamEvent;
+/** A stored event as the reads return it: its revision column and its JSON. */
+type StoredRow = [revision: number, event: string];
+
+function prepare(db: Database.Database) {
+  return {
+    last: db
+      .prepare('SELECT max(revision) FROM agentlog_events WHERE stream_id = ?')
+      .pluck() as Database.Statement<[string], number | null>,
+    // One query per batch, not one per event: which of these ids the stream already holds.
+    storedIds: db
+      .prepare(
+        'SELECT event_id, revision FROM agentlog_events WHERE stream_id = ? AND event_id IN (SELECT value FROM json_each(?))',
+      )
+      .raw() as Database.Statement<[string, string], [string, number]>,
+    storedId: db
+      .prepare('SELECT revision FROM agentlog_events WHERE stream_id = ? AND event_id = ?')
+      .pluck() as Database.Statement<[string, string], number>,
+    // An id the stream already holds is skipped by the unique constraint, not by a lookup first.
+    insert: db.prepare<[string, number, string, string, string]>(
+      'INSERT INTO agentlog_events (stream_id, revision, event_id, type, event) VALUES (?, ?, ?, ?, ?) ON CONFLICT (stream_id, event_id) DO NOTHING',
+    ),
+    forwards: db
+      .prepare(
+        'SELECT revision, event FROM agentlog_events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?',
+      )
+      .raw() as Database.Statement<[string, number, number], StoredRow>,
+    backwards: db
+      .prepare(
+        'SELECT revision, event FROM agentlog_events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC LIMIT ?',
+      )
+      .raw() as Database.Statement<[string, number, number], StoredRow>,
+    nextAbove: db
+      .prepare('SELECT min(revision) FROM agentlog_events WHERE stream_id = ? AND revision > ?')
+      .pluck() as Database.Statement<[string, number], number | null>,
+    typeAt: db
+      .prepare('SELECT type FROM agentlog_events WHERE stream_id = ? AND revision = ?')
+      .pluck() as Database.Statement<[string, number], string>,
+    streams: db
+      .prepare('SELECT stream_id FROM agentlog_events WHERE revision = 0 ORDER BY position')
+      .pluck() as Database.Statement<[], string>,
+    dataVersion: db.prepare('PRAGMA data_version').pluck() as Database.Statement<[], number>,
+  };
+}
+
+/**
+ * The event a row holds, checked as far as it costs nothing: JSON, an object with a string `type`,
+ * `data` and a `metadata` object whose `revision` is the row's. `invalid` makes the error.
+ */
+function toEvent(json: string, revision: number, invalid: (problem: string) => Error): StreamEvent {
+  let event: StreamEvent;
+  try {
+    event = JSON.parse(json) as StreamEvent;
+  } catch (error) {
+    throw invalid(`its stored event: ${jsonProblem(json, error)}`);
+  }
+  const problem = eventProblem(event, revision);
+  if (problem !== undefined) throw invalid(`its stored event ${problem}`);
   markParsedJson(event.data);
   return event;
+}
+
+function eventProblem(value: unknown, revision: number): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return 'is not a JSON object';
+  const event = value as Partial<Record<keyof StreamEvent, unknown>>;
+  if (typeof event.type !== 'string') return 'has no string "type"';
+  if (!('data' in event)) return 'has no "data"';
+  const metadata = event.metadata as { revision?: unknown } | null | undefined;
+  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))
+    return 'has no "metadata" object';
+  if (metadata.revision !== revision)
+    return `says revision ${String(metadata.revision)}, but its row is at revision ${revision}`;
+  return undefined;
 }
 
 function isUniqueViolation(error: unknown): boolean {

@@ -10,7 +10,7 @@ import {
 export interface SqliteSubscriptionSource {
   /** Up to `maxCount` events of the stream from `fromRevision` on, in order. */
   readPage(streamId: string, fromRevision: number, maxCount: number): StreamEvent[];
-  /** `PRAGMA data_version`: it changes when another connection commits. */
+  /** `PRAGMA data_version`: it changes when another connection commits. A throw fails every subscription. */
   dataVersion(): number;
 }
 
@@ -44,12 +44,21 @@ export function createSqliteSubscriptions(
   let timer: ReturnType<typeof setInterval> | undefined;
   let seenVersion = 0;
 
+  const failAll = (error: Error): void => {
+    for (const entry of [...entries]) entry.fail(error);
+    entries.clear();
+    if (timer !== undefined) clearInterval(timer);
+    timer = undefined;
+  };
+
   const poll = (): void => {
     let version: number;
     try {
       version = source.dataVersion();
-    } catch {
-      return; // The store is closing; close() clears the timer.
+    } catch (error) {
+      // The database failed (storeUnavailable): the subscriptions learn it rather than wait forever.
+      failAll(error instanceof Error ? error : new Error(String(error)));
+      return;
     }
     if (version === seenVersion) return;
     seenVersion = version;
@@ -92,11 +101,6 @@ export function createSqliteSubscriptions(
     notify: (streamId) => {
       for (const entry of [...entries]) if (entry.streamId === streamId) entry.drain();
     },
-    close: (error) => {
-      for (const entry of [...entries]) entry.fail(error);
-      entries.clear();
-      if (timer !== undefined) clearInterval(timer);
-      timer = undefined;
-    },
+    close: failAll,
   };
 }

@@ -38,7 +38,7 @@ const schema = `
  * Opens (creating it and its folder if needed) the agentlog SQLite database at `path` in WAL
  * mode. Refuses, without changing it, a file that is not an SQLite database or an SQLite database
  * that is not agentlog's (`'notAgentlogDatabase'`), and one written by a newer agentlog
- * (`'newerSchema'`).
+ * (`'newerSchema'`). What the file system or SQLite throws otherwise is thrown as it is.
  */
 export function openAgentlogDatabase(path: string): Database.Database {
   const inMemory = path === ':memory:';
@@ -46,12 +46,9 @@ export function openAgentlogDatabase(path: string): Database.Database {
     mkdirSync(dirname(path), { recursive: true });
     refuseNonSqliteFile(path);
   }
-  let db: Database.Database;
-  try {
-    db = new Database(path, { timeout: busyTimeoutMs });
-  } catch (error) {
-    throw notOurs(path, 'SQLite cannot open it', error);
-  }
+  // A file SQLite cannot open (a folder it may not write, a full disk) is a fault of the store,
+  // not a file of another program: createSqliteEventStore reports it as storeUnavailable.
+  const db = new Database(path, { timeout: busyTimeoutMs });
   try {
     // Inspect before switching to WAL: that switch writes to the file, which must stay untouched
     // when it is not ours.
@@ -103,6 +100,7 @@ function inspect(db: Database.Database, path: string): 'empty' | 'agentlog' {
     applicationId = db.pragma('application_id', { simple: true }) as number;
     objects = db.prepare('SELECT count(*) FROM sqlite_schema').pluck().get() as number;
   } catch (error) {
+    if (!isNotADatabase(error)) throw error;
     throw notOurs(path, 'SQLite cannot read it', error);
   }
   if (applicationId === 0 && objects === 0) return 'empty';
@@ -129,6 +127,14 @@ function inspect(db: Database.Database, path: string): 'empty' | 'agentlog' {
     );
   }
   return 'agentlog';
+}
+
+/** SQLite's verdict on a file that is not a database it can read, as opposed to a failing disk. */
+function isNotADatabase(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return (
+    typeof code === 'string' && (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT'))
+  );
 }
 
 function notOurs(path: string, why: string, cause?: unknown): AgentlogError<'notAgentlogDatabase'> {
