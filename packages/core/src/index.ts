@@ -4,9 +4,9 @@ export type { PendingFeedback } from './agent/agent.js';
 export { AgentBuilder } from './agent/agentBuilder.js';
 export type { AgentConfig } from './loop/agentConfig.js';
 export type { AgentContext, FeedbackAuthor } from './loop/agentContext.js';
-export type { Hooks, HookKind, Logger, ToolResult } from './loop/hooks.js';
+export type { Hooks, HookKind, Logger, ToolResult, StreamChunk } from './loop/hooks.js';
 export type { AgentHandle } from './loop/agentHandle.js';
-export type { ToolRunner } from './loop/runScope.js';
+export type { ToolRunner, RunOptions, TextDeltaContext } from './loop/runScope.js';
 
 // The decider: the loop's rules as pure functions (DESIGN: data flows one way).
 export { nextStep } from './decider/nextStep.js';

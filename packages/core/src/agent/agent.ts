@@ -16,7 +16,7 @@ import { CallerContext } from '../loop/callerContext.js';
 import { currentHook } from '../loop/hookScope.js';
 import { interpretRun } from '../loop/interpretRun.js';
 import type { RequestFingerprinter } from '../loop/requestFingerprint.js';
-import type { RunScope, ToolRunner } from '../loop/runScope.js';
+import type { RunOptions, RunScope, ToolRunner } from '../loop/runScope.js';
 import type { StreamWriter } from '../loop/streamWriter.js';
 import { AgentBuilder } from './agentBuilder.js';
 
@@ -52,7 +52,16 @@ export class Agent implements AgentHandle {
   ) {
     const settings: DeciderSettings = deciderSettings(config);
     const inbox: Outcome[] = [];
-    this.#scope = { config, settings, writer, fingerprints, agent: this, runTool, inbox };
+    this.#scope = {
+      config,
+      settings,
+      writer,
+      fingerprints,
+      agent: this,
+      runTool,
+      inbox,
+      options: {},
+    };
     this.#context = new CallerContext(writer, (command, options) => this.#give(command, options));
   }
 
@@ -66,24 +75,27 @@ export class Agent implements AgentHandle {
     return this.#scope.writer.events$.asObservable();
   }
 
-  /** Adds `text` as a user message and runs until the agent stops (SPEC LOOP-1). */
-  query(text: string): Promise<void> {
-    return this.#run('query', text);
+  /**
+   * Adds `text` as a user message and runs until the agent stops (SPEC LOOP-1). `options.signal`
+   * aborts the run, `options.onTextDelta` sees the answer's text as it streams (SPEC LOOP-10).
+   */
+  query(text: string, options?: RunOptions): Promise<void> {
+    return this.#run('query', text, options);
   }
 
   /** Like `query`, with at most one completion (SPEC LOOP-1). */
-  queryOnce(text: string): Promise<void> {
-    return this.#run('queryOnce', text);
+  queryOnce(text: string, options?: RunOptions): Promise<void> {
+    return this.#run('queryOnce', text, options);
   }
 
   /** Resumes open tool calls and runs on, adding no message (SPEC LOOP-1, HITL-4). */
-  run(): Promise<void> {
-    return this.#run('run');
+  run(options?: RunOptions): Promise<void> {
+    return this.#run('run', undefined, options);
   }
 
   /** Like `run`, with at most one completion. */
-  runOnce(): Promise<void> {
-    return this.#run('runOnce');
+  runOnce(options?: RunOptions): Promise<void> {
+    return this.#run('runOnce', undefined, options);
   }
 
   /**
@@ -160,14 +172,14 @@ export class Agent implements AgentHandle {
     await this.#give({ kind: 'addSummary', text });
   }
 
-  async #run(mode: RunMode, input?: string): Promise<void> {
+  async #run(mode: RunMode, input?: string, options: RunOptions = {}): Promise<void> {
     if (this.#running) {
       throw new AgentError('alreadyRunning', `agent ${this.streamId} is already running`);
     }
     this.#running = true;
     try {
       await this.#scope.writer.catchUp();
-      await interpretRun(this.#scope, mode, input);
+      await interpretRun(this.#scope, mode, input, options ?? {});
     } finally {
       this.#running = false;
     }

@@ -44,6 +44,7 @@ export class AgentBuilder {
     afterEach: [],
     onNewMessage: [],
     onStop: [],
+    onStream: [],
   };
 
   constructor(private readonly create: CreateAgent) {}
@@ -193,7 +194,12 @@ export class AgentBuilder {
   onNewMessage(hook: Hooks['onNewMessage']): this {
     return this.#hook('onNewMessage', hook);
   }
+  /** Adds an `onStream` hook: it sees each chunk of a streamed answer (SPEC LOOP-10). */
+  onStream(hook: Hooks['onStream']): this {
+    return this.#hook('onStream', hook);
+  }
   /** Adds an `onStop` hook; it fires once per run. */
+
   onStop(hook: Hooks['onStop']): this {
     return this.#hook('onStop', hook);
   }

@@ -17,6 +17,7 @@ export const HOOK_KINDS = [
   'afterEach',
   'onNewMessage',
   'onStop',
+  'onStream',
 ] as const;
 
 /** The name of a hook kind. */

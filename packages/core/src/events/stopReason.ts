@@ -55,6 +55,8 @@ export const STOP_CAUSES = [
   'limitReached',
   'singleStep',
   'nothingNew',
+  /** The caller's abort signal ended the run; it resumes (SPEC LOOP-10). */
+  'aborted',
   /** The model refused to answer (SPEC LOOP-11). */
   'modelRefused',
   /** The model hit its token limit; tool calls it was cutting are not run (SPEC LOOP-11). */

@@ -15,6 +15,8 @@ export interface FeedbackAuthor {
  */
 export interface AgentContext {
   readonly streamId: string;
+  /** The run's abort signal, when the caller gave one (SPEC LOOP-10): a tool should stop on it. */
+  readonly signal?: AbortSignal | undefined;
   /** Records a person's decision on an open tool call. */
   feedbackReceived(
     toolCall: ToolCall,

@@ -11,6 +11,7 @@ import type { Tool } from '../tools/tool.js';
 import { transformWithHooks } from './callHooks.js';
 import { rememberFingerprints } from './foldCache.js';
 import { takeInbox } from './takeInbox.js';
+import { throwIfAborted } from './runAborted.js';
 import { normalizeResponse } from './normalizeResponse.js';
 import type { RunScope } from './runScope.js';
 
@@ -31,9 +32,15 @@ export async function askModel(scope: RunScope, cursor: RunCursor): Promise<RunC
   };
   const request = await transformWithHooks(scope, 'beforeCompletion', initial);
   let raw: unknown;
+  const { signal } = scope.options;
+  const streamed = streamedTo(scope);
   try {
-    raw = await config.model.complete(request, {});
+    raw = await config.model.complete(request, {
+      ...(signal === undefined ? {} : { signal }),
+      ...(streamed === undefined ? {} : { onChunk: streamed.onChunk }),
+    });
   } catch (error) {
+    throwIfAborted(signal, 'while the model answered');
     if (isAgentlogError(error)) throw error;
     const message = describeThrown(error);
     // A model of the caller's own: classified by what it says of itself (SPEC LOOP-12).
@@ -49,6 +56,8 @@ export async function askModel(scope: RunScope, cursor: RunCursor): Promise<RunC
       ...(typeof status === 'number' ? { status } : {}),
     });
   }
+  throwIfAborted(signal, 'while the model answered');
+  streamed?.rethrow();
   const isUsedId = (id: string) => toolCallOf(writer.state, id) !== undefined;
   const response = normalizeResponse(raw, config.ids, isUsedId);
   const answered = recorded(scope, takeInbox(scope, cursor), {
@@ -98,6 +107,42 @@ async function assistantMessageOf(
     ...(refusal === undefined ? {} : { refusal }),
     toolCalls: final.toolCalls,
   });
+}
+
+/**
+ * Where the chunks of a streamed answer go (SPEC LOOP-10): the caller's `onTextDelta` and the
+ * `onStream` hooks, synchronously. Without either, the model is not asked to stream. A hook that
+ * throws fails the step once the answer is in, naming the hook.
+ */
+function streamedTo(
+  scope: RunScope,
+): { onChunk: (delta: string) => void; rethrow: () => void } | undefined {
+  const { onTextDelta } = scope.options;
+  const hooks = scope.config.hooks.onStream;
+  if (onTextDelta === undefined && hooks.length === 0) return undefined;
+  const context = {
+    streamId: scope.writer.streamId,
+    completion: scope.writer.state.completionsInRun + 1,
+  };
+  let failure: Error | undefined;
+  return {
+    onChunk: (delta) => {
+      if (failure !== undefined) return;
+      try {
+        onTextDelta?.(delta, context);
+        for (const hook of hooks) hook(scope.agent, { delta, completion: context.completion });
+      } catch (error) {
+        failure = new AgentError(
+          'hookFailed',
+          `${onTextDelta === undefined ? 'an onStream hook' : 'onTextDelta or an onStream hook'} failed: ${describeThrown(error)}`,
+          { cause: error },
+        );
+      }
+    },
+    rethrow: () => {
+      if (failure !== undefined) throw failure;
+    },
+  };
 }
 
 function recorded(scope: RunScope, cursor: RunCursor, outcome: Outcome): Recorded {

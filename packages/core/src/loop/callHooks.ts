@@ -96,6 +96,7 @@ const replacementShapes: Record<HookKind, (value: unknown) => boolean> = {
   beforeTool: () => false,
   afterEach: () => false,
   onStop: () => false,
+  onStream: () => false,
 };
 
 const replacementNames: Record<HookKind, string> = {
@@ -108,6 +109,7 @@ const replacementNames: Record<HookKind, string> = {
   beforeTool: 'nothing',
   afterEach: 'nothing',
   onStop: 'nothing',
+  onStream: 'nothing',
 };
 
 function describe(value: unknown): string {

@@ -9,6 +9,13 @@ import type { StopReason } from '../events/stopReason.js';
 
 type Awaitable<T> = T | Promise<T>;
 
+/** One chunk of a streamed answer: its text, and which completion of the run it belongs to. */
+export interface StreamChunk {
+  readonly delta: string;
+  /** The completion's number in this run, from 1. */
+  readonly completion: number;
+}
+
 /** What a tool call produced, as `afterTool` hooks see and may replace it. */
 export type ToolResult =
   | { readonly ok: true; readonly output: ToolOutput }
@@ -46,6 +53,11 @@ export interface Hooks {
   afterEach: (agent: AgentHandle) => Awaitable<void>;
   /** For every assistant message and tool output entering the history; may replace it. */
   onNewMessage: (agent: AgentHandle, message: ChatMessage) => Awaitable<ChatMessage | void>;
+  /**
+   * For each chunk of a streamed answer, as it arrives (Swiftide's `on_stream`); chunks are not
+   * events. It runs synchronously: a promise it returns is not awaited.
+   */
+  onStream: (agent: AgentHandle, chunk: StreamChunk) => void;
   /** When the agent stops, once per run; `error` is set when the run failed. */
   onStop: (agent: AgentHandle, reason: StopReason, error?: Error) => Awaitable<void>;
 }

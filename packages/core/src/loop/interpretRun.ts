@@ -9,7 +9,9 @@ import { askModel } from './askModel.js';
 import { callHooks } from './callHooks.js';
 import { runBatch } from './runBatch.js';
 import { takeInbox } from './takeInbox.js';
-import type { RunScope } from './runScope.js';
+import { throwIfAborted } from './runAborted.js';
+import { isAgentlogError } from '../errors/agentlogError.js';
+import type { RunOptions, RunScope } from './runScope.js';
 
 /**
  * The one interpreter of a run: it asks the decider what happens next, performs that effect
@@ -18,8 +20,16 @@ import type { RunScope } from './runScope.js';
  * asked, before tools run (SPEC TOOL-7), and when the run ends. Every failure ends the run with
  * stop reason `error` before it rejects (SPEC LOOP-8).
  */
-export async function interpretRun(scope: RunScope, mode: RunMode, input?: string): Promise<void> {
+export async function interpretRun(
+  scope: RunScope,
+  mode: RunMode,
+  input?: string,
+  options: RunOptions = {},
+): Promise<void> {
   const { writer, settings, config } = scope;
+  const { signal } = options;
+  // Already aborted: nothing starts and nothing is written (SPEC LOOP-10).
+  throwIfAborted(signal, 'before it started, and nothing was written');
   const firstRun = writer.state.runs === 0;
   // A rejected start (nothing to run, a foreign run's lease) appends nothing.
   const start = decideCommand(
@@ -30,6 +40,7 @@ export async function interpretRun(scope: RunScope, mode: RunMode, input?: strin
     { clock: config.clock, ownRun: writer.ownsCurrentRun() },
   );
   scope.inbox.length = 0;
+  scope.options = options;
   let started = false;
   try {
     // beforeAll sees the stream as it was: the system prompt comes after it (SPEC LOOP-2 (2)).
@@ -38,6 +49,7 @@ export async function interpretRun(scope: RunScope, mode: RunMode, input?: strin
     started = true;
     let cursor: RunCursor = setupCursor;
     for (;;) {
+      throwIfAborted(signal, 'between two steps');
       cursor = takeInbox(scope, cursor);
       const next = nextStep(writer.state, settings, cursor);
       switch (next.kind) {
@@ -76,6 +88,7 @@ export async function interpretRun(scope: RunScope, mode: RunMode, input?: strin
     throw error;
   } finally {
     scope.inbox.length = 0;
+    scope.options = {};
   }
 }
 
@@ -92,7 +105,8 @@ async function endWithError(scope: RunScope, error: unknown): Promise<void> {
   await writer.flush().catch(() => writer.discardDeferred());
   if (writer.state.status !== 'running') return;
   const reason: StopReason = { kind: 'error', message: failure.message };
-  const stop = stopWith({ reason, cause: 'error' });
+  const aborted = isAgentlogError(error) && error.code === 'aborted';
+  const stop = stopWith({ reason, cause: aborted ? 'aborted' : 'error' });
   try {
     writer.defer(stop.events);
     await writer.flush();

@@ -3,6 +3,7 @@ import { AgentError } from '../errors/agentError.js';
 import type { ToolCall } from '../messages/toolCall.js';
 import type { ToolFeedback } from '../messages/toolFeedback.js';
 import { StreamContext } from './streamContext.js';
+import type { StreamWriter } from './streamWriter.js';
 
 /**
  * The context of one tool invocation. Reading a decision consumes it (SPEC HITL-3), but as a
@@ -12,6 +13,14 @@ import { StreamContext } from './streamContext.js';
 export class InvocationContext extends StreamContext implements AgentContext {
   /** Calls whose decision this invocation consumed. */
   readonly consumed: string[] = [];
+
+  constructor(
+    writer: StreamWriter,
+    /** The run's abort signal (SPEC LOOP-10). */
+    readonly signal?: AbortSignal,
+  ) {
+    super(writer);
+  }
 
   hasReceivedFeedback(toolCall: ToolCall): Promise<ToolFeedback | undefined> {
     if (this.consumed.includes(toolCall.id)) return Promise.resolve(undefined);

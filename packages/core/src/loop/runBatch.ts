@@ -14,6 +14,7 @@ import { callHooks, transformWithHooks } from './callHooks.js';
 import { InvocationContext } from './invocationContext.js';
 import type { RunScope } from './runScope.js';
 import { takeInbox } from './takeInbox.js';
+import { throwIfAborted } from './runAborted.js';
 
 /**
  * The tool effect of a step (SPEC TOOL-2): `beforeTool` for each call in batch order, the starts
@@ -28,11 +29,13 @@ export async function runBatch(
   const { writer } = scope;
   const toolCalls = batch.plans.map((plan) => plan.toolCall);
   for (const toolCall of toolCalls) await callHooks(scope, 'beforeTool', toolCall);
+  const { signal } = scope.options;
+  throwIfAborted(signal, 'before its tools started');
   writer.defer(batch.started);
   // Before a side effect that must not repeat, the start has to survive even a power loss.
   await writer.flush({ durable: batch.durable });
   const at = { revision: writer.state.revision };
-  const contexts = batch.plans.map(() => new InvocationContext(writer));
+  const contexts = batch.plans.map(() => new InvocationContext(writer, signal));
   const pending = batch.plans.map((plan, index) =>
     plan.kind === 'answer'
       ? Promise.resolve(fromRaw(plan.result))
@@ -41,6 +44,8 @@ export async function runBatch(
   let next = cursor;
   for (const [index, plan] of batch.plans.entries()) {
     const own = await (pending[index] as Promise<ToolResult>);
+    // A call the abort cut off gets no outcome: it stays started, and resuming follows TOOL-7.
+    throwIfAborted(signal, 'while its tools ran');
     next = await answer(scope, next, plan, own, (contexts[index] as InvocationContext).consumed);
   }
   const ended = record(scope, next, { kind: 'batchEnded', toolCalls });

@@ -19,6 +19,20 @@ export type ToolRunner = (
   at: { readonly revision: number },
 ) => Promise<ToolResult>;
 
+/** What the caller gives a run (SPEC LOOP-10): an abort signal, and a callback per text delta. */
+export interface RunOptions {
+  readonly signal?: AbortSignal;
+  /** Each text delta of a streamed answer, as it arrives; chunks are not events. */
+  readonly onTextDelta?: (delta: string, context: TextDeltaContext) => void;
+}
+
+/** Where a text delta belongs. */
+export interface TextDeltaContext {
+  readonly streamId: string;
+  /** The completion's number in this run, from 1. */
+  readonly completion: number;
+}
+
 /** What the interpreter works with: code and settings, the stream writer, and the run's inbox. */
 export interface RunScope {
   readonly config: AgentConfig;
@@ -31,4 +45,6 @@ export interface RunScope {
   readonly runTool: ToolRunner;
   /** Stop requests given during the run, by hooks or the caller; the interpreter takes them in. */
   readonly inbox: Outcome[];
+  /** The options of the run in progress. */
+  options: RunOptions;
 }

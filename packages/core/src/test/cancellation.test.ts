@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Agent } from '../agent/agent.js';
+import { ToolFeedback } from '../messages/toolFeedback.js';
+import { approvalRequired } from '../tools/approvalRequired.js';
+import { tool } from '../tools/createTool.js';
+import { textResponse, toolCallResponse } from '../testing/scriptedModel.js';
+import { rejection, testAgent } from './testAgent.js';
+
+// LOOP-10: the caller's signal reaches the model and every tool; an aborted run stops with
+// cause `aborted` and resumes.
+
+/** A tool that runs until the run's signal aborts it; `effects` counts its starts. */
+function waitingTool(name: string, idempotent: boolean, effects: string[]) {
+  return tool({
+    name,
+    description: 'waits for the signal',
+    parameters: z.object({}),
+    idempotent,
+    execute: (_args, context) =>
+      new Promise<string>((resolve, reject) => {
+        effects.push(name);
+        if (context.signal === undefined) return resolve('no signal');
+        context.signal.addEventListener('abort', () => reject(new Error('cut off')), {
+          once: true,
+        });
+      }),
+  });
+}
+
+describe('cancellation', () => {
+  it('LOOP-10 a signal that is already aborted rejects at once and appends nothing', async () => {
+    const { agent, types } = await testAgent([textResponse('never')]);
+    const controller = new AbortController();
+    controller.abort(new Error('user left'));
+    const error = await rejection(agent.query('hi', { signal: controller.signal }));
+    expect(error.code).toBe('aborted');
+    expect(error.message).toBe(
+      'the run was aborted before it started, and nothing was written: user left',
+    );
+    expect(await types()).toEqual([]);
+  });
+
+  it('LOOP-10 an abort while the model answers ends the run with cause aborted; its answer is not recorded; run() resumes', async () => {
+    const controller = new AbortController();
+    const { agent, types, model } = await testAgent([
+      () => {
+        controller.abort(new Error('stop button'));
+        return textResponse('too late');
+      },
+      textResponse('second try'),
+    ]);
+    const error = await rejection(agent.query('hi', { signal: controller.signal }));
+    expect(error.code).toBe('aborted');
+    expect(agent.state().stopCause).toBe('aborted');
+    expect(await types()).toEqual([
+      'RunStarted',
+      'UserMessageQueued',
+      'UserMessageAdded',
+      'AgentStopped',
+    ]);
+    await agent.run();
+    expect(agent.history().at(-1)).toMatchObject({ role: 'assistant', text: 'second try' });
+    expect(model.requests).toHaveLength(2);
+  });
+
+  it('LOOP-10 TOOL-7 a non-idempotent tool aborted mid-flight gets no outcome and asks a person before it runs again', async () => {
+    const effects: string[] = [];
+    const controller = new AbortController();
+    const { agent, types } = await testAgent(
+      [toolCallResponse([{ name: 'charge', id: 'c1' }]), textResponse('charged')],
+      (b) => b.tools([waitingTool('charge', false, effects)]),
+    );
+    const running = agent.query('charge it', { signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    controller.abort(new Error('cancelled'));
+    expect((await rejection(running)).code).toBe('aborted');
+    expect((await types()).slice(-2)).toEqual(['ToolCallStarted', 'AgentStopped']);
+    expect(agent.state().stopCause).toBe('aborted');
+    const resumed = await rejection(agent.run());
+    expect(resumed.code).toBe('unfulfilledToolCalls');
+    expect(agent.pendingFeedback()).toMatchObject([{ toolCall: { id: 'c1' }, ambiguous: true }]);
+    expect(effects).toEqual(['charge']);
+  });
+
+  it('LOOP-10 TOOL-7 an idempotent tool aborted mid-flight runs again on resume', async () => {
+    const effects: string[] = [];
+    const controller = new AbortController();
+    const { agent } = await testAgent(
+      [toolCallResponse([{ name: 'lookup', id: 'l1' }]), textResponse('found')],
+      (b) => b.tools([waitingTool('lookup', true, effects)]),
+    );
+    const running = agent.query('look', { signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    controller.abort();
+    expect((await rejection(running)).code).toBe('aborted');
+    await agent.run();
+    expect(effects).toEqual(['lookup', 'lookup']);
+    expect(agent.history().at(-1)).toMatchObject({ role: 'assistant', text: 'found' });
+  });
+
+  it('LOOP-10 an abort while the agent waits for an approval changes nothing', async () => {
+    const controller = new AbortController();
+    const deploy = approvalRequired(
+      tool({
+        name: 'deploy',
+        description: 'd',
+        parameters: z.object({}),
+        execute: () => 'deployed',
+      }),
+    );
+    const { agent, types } = await testAgent(
+      [toolCallResponse([{ name: 'deploy', id: 'd1' }]), textResponse('live')],
+      (b) => b.tools([deploy]),
+    );
+    await agent.query('deploy', { signal: controller.signal });
+    const before = await types();
+    controller.abort();
+    expect(await types()).toEqual(before);
+    await agent.context().feedbackReceived({ id: 'd1', name: 'deploy' }, ToolFeedback.approved());
+    await agent.run();
+    expect(agent.stopReason()?.kind).toBe('noNewMessages');
+  });
+
+  it('LOOP-10 onTextDelta and onStream see the chunks of a streamed answer; chunks are not events', async () => {
+    const streaming = {
+      complete: (_request: unknown, options: { onChunk?: (delta: string) => void }) => {
+        for (const piece of ['Hel', 'lo']) options.onChunk?.(piece);
+        return Promise.resolve(textResponse('Hello'));
+      },
+    };
+    const seen: string[] = [];
+    const hooked: string[] = [];
+    const agent = await Agent.builder()
+      .llm(streaming)
+      .onStream((_agent, chunk) => void hooked.push(`${chunk.completion}:${chunk.delta}`))
+      .build();
+    await agent.query('hi', {
+      onTextDelta: (delta, context) => void seen.push(`${context.completion}:${delta}`),
+    });
+    expect(seen).toEqual(['1:Hel', '1:lo']);
+    expect(hooked).toEqual(['1:Hel', '1:lo']);
+    expect(agent.history().at(-1)).toMatchObject({ text: 'Hello' });
+  });
+});
