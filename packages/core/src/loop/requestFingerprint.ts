@@ -71,7 +71,10 @@ export class RequestFingerprinter {
       this.#tools = request.tools;
       this.#toolsText = canonicalJson(request.tools);
     }
-    return this.#hash.copy().update(`],"tools":${this.#toolsText}}`).digest('hex');
+    // Sorted keys: "settings" comes between "messages" and "tools".
+    const settings =
+      request.settings === undefined ? '' : `"settings":${canonicalJson(request.settings)},`;
+    return this.#hash.copy().update(`],${settings}"tools":${this.#toolsText}}`).digest('hex');
   }
 }
 
@@ -93,6 +96,7 @@ function hasOnlyMessagesAndTools(request: CompletionRequest): boolean {
     if (
       key !== 'messages' &&
       key !== 'tools' &&
+      key !== 'settings' &&
       request[key as keyof CompletionRequest] !== undefined
     )
       return false;

@@ -263,7 +263,12 @@ describe('createOpenAiChatCompletion()', () => {
   });
 
   it('streams when stream is true even without onChunk, and not when it is false', async () => {
-    const streamed = fakeFetch(sse([chunk({ content: 'hi' })]));
+    const streamed = fakeFetch(
+      sse([
+        chunk({ content: 'hi' }),
+        chunk({}, { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }),
+      ]),
+    );
     const streaming = createOpenAiChatCompletion({
       model: 'gpt-test',
       apiKey,
@@ -354,6 +359,62 @@ describe('createOpenAiChatCompletion()', () => {
     const empty = fakeFetch(json({ ...completion({}), choices: [] }));
     const noChoices = createOpenAiChatCompletion({ model: 'gpt-test', apiKey, fetch: empty.fetch });
     await expect(noChoices.complete(hello, {})).rejects.toMatchObject({ kind: 'badResponse' });
+  });
+
+  it("LOOP-12 sends every setting, the request's own over the adapter's, extraBody as it is", async () => {
+    const { fetch, requests } = fakeFetch(
+      json(completion({ content: 'ok' })),
+      json(completion({ content: 'ok' })),
+    );
+    const model = createOpenAiChatCompletion({
+      model: 'o4-mini',
+      apiKey,
+      fetch,
+      maxCompletionTokens: 2000,
+      reasoningEffort: 'low',
+      parallelToolCalls: false,
+      toolChoice: 'required',
+      seed: 7,
+      temperature: undefined,
+      extraBody: { service_tier: 'flex' },
+    });
+    await model.complete(request, {});
+    expect(requests[0]?.body).toMatchObject({
+      max_completion_tokens: 2000,
+      reasoning_effort: 'low',
+      parallel_tool_calls: false,
+      tool_choice: 'required',
+      seed: 7,
+      service_tier: 'flex',
+    });
+    expect(requests[0]?.body).not.toHaveProperty('temperature');
+    await model.complete(
+      {
+        ...request,
+        settings: {
+          maxCompletionTokens: 50,
+          toolChoice: { name: 'search' },
+          extraBody: { metadata: { run: 'r1' } },
+        },
+      },
+      {},
+    );
+    expect(requests[1]?.body).toMatchObject({
+      max_completion_tokens: 50,
+      reasoning_effort: 'low',
+      tool_choice: { type: 'function', function: { name: 'search' } },
+      service_tier: 'flex',
+      metadata: { run: 'r1' },
+    });
+    // Tool settings go only with tools.
+    const bare = fakeFetch(json(completion({ content: 'ok' })));
+    await createOpenAiChatCompletion({
+      model: 'm',
+      apiKey,
+      fetch: bare.fetch,
+      toolChoice: 'auto',
+    }).complete(hello, {});
+    expect(bare.requests[0]?.body).not.toHaveProperty('tool_choice');
   });
 
   it('honours baseURL (any OpenAI-compatible gateway)', async () => {

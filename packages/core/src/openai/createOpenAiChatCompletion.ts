@@ -13,7 +13,11 @@ import {
   type CompletionFailureKind,
 } from '../errors/completionError.js';
 import { isAgentlogError } from '../errors/agentlogError.js';
-import type { ChatCompletion, CompletionResponse } from '../ports/chatCompletion.js';
+import type {
+  ChatCompletion,
+  CompletionResponse,
+  CompletionSettings,
+} from '../ports/chatCompletion.js';
 import { fromOpenAiResponse, fromOpenAiStream } from './fromOpenAiResponse.js';
 import { maskDeep, REDACTED, secretMasker } from './maskSecrets.js';
 import { toOpenAiMessages, toOpenAiTools } from './toOpenAiMessages.js';
@@ -28,17 +32,23 @@ export interface OpenAiChatCompletionOptions {
   readonly baseURL?: string;
   /** A ready client to use instead of building one; then no other connection option may be set. */
   readonly client?: OpenAI;
-  /** The sampling temperature; the model's default when absent. */
-  readonly temperature?: number;
   /** Stream the answer; by default it streams exactly when the caller passes `onChunk`. */
-  readonly stream?: boolean;
+  readonly stream?: boolean | undefined;
   /** The fetch the client uses (a fake one in tests). */
-  readonly fetch?: typeof fetch;
+  readonly fetch?: typeof fetch | undefined;
   /** How often the client retries a failed request (429, 5xx, connection errors); SDK default 2. */
-  readonly maxRetries?: number;
+  readonly maxRetries?: number | undefined;
   /** The request timeout in milliseconds; SDK default 10 minutes. */
-  readonly timeout?: number;
+  readonly timeout?: number | undefined;
 }
+
+/**
+ * The adapter's options: the connection, and the chat-completions settings it sends with every
+ * request (`temperature`, `maxCompletionTokens`, `reasoningEffort`, `parallelToolCalls`,
+ * `toolChoice`, `seed`, `extraBody`). A request's own `settings` (set by a `beforeCompletion`
+ * hook) win over them, key by key.
+ */
+export type OpenAiOptions = OpenAiChatCompletionOptions & CompletionSettings;
 
 /**
  * The OpenAI adapter of the {@link ChatCompletion} port; `model` is the model id it asks, and
@@ -55,10 +65,8 @@ export type OpenAiChatCompletion = ChatCompletion & {
  * rebuilt SDK error: body, headers, nested causes and stacks) hold none of the adapter's secrets
  * (SPEC RPL-3); an abort through `options.signal` rejects with the signal's reason.
  */
-export function createOpenAiChatCompletion(
-  options: OpenAiChatCompletionOptions,
-): OpenAiChatCompletion {
-  const { model, temperature, stream } = options;
+export function createOpenAiChatCompletion(options: OpenAiOptions): OpenAiChatCompletion {
+  const { model, stream } = options;
   const client =
     options.client === undefined ? newClient(options) : injected(options, options.client);
   // Read when needed: a client built with a key function swaps its key over time.
@@ -75,7 +83,7 @@ export function createOpenAiChatCompletion(
       model,
       messages: toOpenAiMessages(request.messages),
       ...(tools.length > 0 ? { tools } : {}),
-      ...(temperature === undefined ? {} : { temperature }),
+      ...settingsBody(options, request.settings, tools.length > 0),
     };
     const { signal, onChunk } = callOptions;
     const requestOptions = signal === undefined ? {} : { signal };
@@ -228,4 +236,37 @@ function safeHeaders(headers: Headers | undefined, mask: (text: string) => strin
     safe.append(name, credentialHeaders.has(name.toLowerCase()) ? REDACTED : mask(value));
   });
   return safe;
+}
+
+/**
+ * The settings as chat-completions fields: the adapter's, then the request's over them, key by
+ * key. Tool settings go only with tools; `extraBody` goes last, as it is.
+ */
+function settingsBody(
+  adapter: CompletionSettings,
+  request: CompletionSettings | undefined,
+  withTools: boolean,
+): Record<string, unknown> {
+  const pick = <K extends keyof CompletionSettings>(key: K): CompletionSettings[K] =>
+    request?.[key] !== undefined ? request[key] : adapter[key];
+  const toolChoice = pick('toolChoice');
+  const fields: Record<string, unknown> = {
+    temperature: pick('temperature'),
+    max_completion_tokens: pick('maxCompletionTokens'),
+    reasoning_effort: pick('reasoningEffort'),
+    seed: pick('seed'),
+    ...(withTools
+      ? {
+          parallel_tool_calls: pick('parallelToolCalls'),
+          tool_choice:
+            typeof toolChoice === 'object'
+              ? { type: 'function', function: { name: toolChoice.name } }
+              : toolChoice,
+        }
+      : {}),
+  };
+  const defined = Object.fromEntries(
+    Object.entries(fields).filter(([, value]) => value !== undefined),
+  );
+  return { ...defined, ...adapter.extraBody, ...request?.extraBody };
 }

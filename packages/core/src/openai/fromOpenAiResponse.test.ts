@@ -146,6 +146,7 @@ describe('fromOpenAiStream()', () => {
         chunk({ tool_calls: [{ index: 0, function: { arguments: '{"q":' } }] }),
         chunk({ tool_calls: [{ index: 1, function: { arguments: '{}' } }] }),
         chunk({ tool_calls: [{ index: 0, function: { arguments: '"a"}' } }] }),
+        chunk({}, { choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] }),
       ]),
     );
     expect(response.toolCalls).toStrictEqual([
@@ -153,6 +154,25 @@ describe('fromOpenAiStream()', () => {
       { id: 'c2', name: 'now', args: '{}' },
     ]);
     expect(response).not.toHaveProperty('message');
+  });
+
+  it('LOOP-11 a stream without a finish reason, or with a tool call that never got its name, is badResponse', async () => {
+    await expect(fromOpenAiStream(streamOf([chunk({ content: 'cut sh' })]))).rejects.toMatchObject({
+      code: 'completionFailed',
+      kind: 'badResponse',
+      message: 'openai: the streamed answer ended without a finish reason, so it may be cut short',
+    });
+    await expect(
+      fromOpenAiStream(
+        streamOf([
+          chunk({ tool_calls: [{ index: 0, function: { arguments: '{}' } }] }),
+          chunk({}, { choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] }),
+        ]),
+      ),
+    ).rejects.toMatchObject({
+      kind: 'badResponse',
+      message: 'openai: the streamed tool call at index 0 never got its id and name',
+    });
   });
 
   it('fails with completionFailed when no chunk has a choice', async () => {

@@ -83,6 +83,23 @@ export async function fromOpenAiStream(
   if (!sawChoice) {
     throw new CompletionError('badResponse', 'openai: the streamed response has no choices');
   }
+  // A stream cut short (a gateway that drops the connection quietly) is not an answer.
+  if (finishReason === undefined || finishReason === null) {
+    throw new CompletionError(
+      'badResponse',
+      'openai: the streamed answer ended without a finish reason, so it may be cut short',
+    );
+  }
+  for (const [index, call] of calls) {
+    if (call.skip) continue;
+    const missing = [call.id === '' ? 'id' : '', call.name === '' ? 'name' : ''].filter(Boolean);
+    if (missing.length > 0) {
+      throw new CompletionError(
+        'badResponse',
+        `openai: the streamed tool call at index ${index} never got its ${missing.join(' and ')}`,
+      );
+    }
+  }
   const toolCalls = [...calls.entries()]
     .sort(([a], [b]) => a - b)
     .flatMap(([, call]) => (call.skip ? [] : [toolCall(call.id, call.name, call.args)]));

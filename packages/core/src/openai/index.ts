@@ -3,6 +3,7 @@ export { createOpenAiChatCompletion } from './createOpenAiChatCompletion.js';
 export type {
   OpenAiChatCompletion,
   OpenAiChatCompletionOptions,
+  OpenAiOptions,
 } from './createOpenAiChatCompletion.js';
 export { toOpenAiMessages, toOpenAiTools } from './toOpenAiMessages.js';
 export { fromOpenAiResponse, fromOpenAiStream } from './fromOpenAiResponse.js';

@@ -10,10 +10,27 @@ export interface ToolSpec {
   readonly parameters: JsonObject;
 }
 
-/** One request to the model: the history it sees and every tool spec, ordered by name. */
+/**
+ * Settings of one request, for the model to apply over its own (SPEC LOOP-12): set per request
+ * by a `beforeCompletion` hook. They are part of the request, so of its fingerprint (SPEC RPL-1).
+ */
+export interface CompletionSettings {
+  readonly temperature?: number | undefined;
+  readonly maxCompletionTokens?: number | undefined;
+  readonly reasoningEffort?: 'minimal' | 'low' | 'medium' | 'high' | undefined;
+  readonly parallelToolCalls?: boolean | undefined;
+  /** `auto`, `none`, `required`, or the name of the one tool the model must call. */
+  readonly toolChoice?: 'auto' | 'none' | 'required' | { readonly name: string } | undefined;
+  readonly seed?: number | undefined;
+  /** Provider fields passed through as they are, for what the options above do not name. */
+  readonly extraBody?: JsonObject | undefined;
+}
+
+/** One request to the model: the history it sees, every tool spec (ordered by name), settings. */
 export interface CompletionRequest {
   readonly messages: readonly ChatMessage[];
   readonly tools: readonly ToolSpec[];
+  readonly settings?: CompletionSettings | undefined;
 }
 
 /** Token counts a model may report. */

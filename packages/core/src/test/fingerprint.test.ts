@@ -83,3 +83,32 @@ describe('request fingerprints', () => {
     );
   });
 });
+
+describe('settings in the fingerprint', () => {
+  it('RPL-1 LOOP-12 a request’s settings are part of its fingerprint, incrementally too', () => {
+    let state: AgentState = initialState;
+    const at = (revision: number) => ({
+      eventId: `e${revision}`,
+      at: '2026-01-01T00:00:00.000Z',
+      revision,
+      schemaVersion: 3,
+    });
+    const events: AgentEvent[] = [
+      { type: 'RunStarted', data: { mode: 'query', input: 'q' }, metadata: at(0) },
+      { type: 'UserMessageQueued', data: { text: 'q' }, metadata: at(1) },
+      { type: 'UserMessageAdded', data: { text: 'q' }, metadata: at(2) },
+    ];
+    for (const event of events) state = evolve(state, event);
+    const messages = completionMessages(state);
+    const plain = { messages, tools: [] };
+    const tuned = { messages, tools: [], settings: { seed: 7, maxCompletionTokens: 10 } };
+    const fingerprinter = new RequestFingerprinter();
+    expect(fingerprinter.fingerprint(tuned)).toBe(requestFingerprint(tuned));
+    expect(fingerprinter.fingerprint(plain)).toBe(requestFingerprint(plain));
+    expect(requestFingerprint(tuned)).not.toBe(requestFingerprint(plain));
+    // An undefined setting is no setting.
+    expect(requestFingerprint({ ...plain, settings: { seed: undefined } })).toBe(
+      requestFingerprint({ ...plain, settings: {} }),
+    );
+  });
+});
