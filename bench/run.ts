@@ -1,6 +1,7 @@
 // `npm run bench [-- --quick] [-- --no-peers]`: agentlog side by side with peer frameworks, the
 // approval cycle, agentlog-only figures, the issue's targets, and (full run) the store bench.
-// Prints everything and writes it as Markdown to bench/results/latest.md. Missed targets do not
+// Prints everything and writes it as Markdown to bench/results/latest.md (a quick run to
+// bench/results/quick.md, which git ignores, so it never replaces the full figures). Missed targets do not
 // fail the command; a crashing scenario does.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -284,7 +285,7 @@ if (settings.storeBench) {
 const wallLine = `Total wall time: ${formatSeconds((performance.now() - began) / 1_000)} (${mode} run; \`tsc -b\` before it not included).`;
 console.log(`\n${wallLine}`);
 await writeMarkdown(
-  join(benchDir, 'results', 'latest.md'),
+  join(benchDir, 'results', settings.quick ? 'quick.md' : 'latest.md'),
   [
     '# agentlog bench results',
     '',
