@@ -8,3 +8,5 @@ export { countInMemorySubscriptions } from '../store/inMemoryEventStore.js';
 export { DeciderSpec } from './deciderSpec.js';
 export type { DeciderThen, NextThen, ExpectedEvent, SpecSettings } from './deciderSpec.js';
 export { partialMismatch } from './partialMatch.js';
+export { startChatCompletionsServer } from './chatCompletionsServer.js';
+export type { ChatCompletionsServer, ServedAnswer } from './chatCompletionsServer.js';
