@@ -5,6 +5,7 @@ import type { CliIo } from './cliIo.js';
 import { inspectCommand } from './inspectCommand.js';
 import { replayCommand } from './replayCommand.js';
 import { pendingCommand } from './pendingCommand.js';
+import { listCommand } from './listCommand.js';
 import { decideCommand } from './decideCommand.js';
 import { forkCommand } from './forkCommand.js';
 import { reportCommand } from './reportCommand.js';
@@ -15,6 +16,7 @@ export type { CliIo } from './cliIo.js';
 const commands: readonly CliCommand[] = [
   inspectCommand,
   replayCommand,
+  listCommand,
   pendingCommand,
   decideCommand('approve'),
   decideCommand('refuse'),
