@@ -6,6 +6,7 @@ import { readFolded } from './loadStream.js';
 import { openStore } from './openStore.js';
 import { parseCommandArgs } from './parseCommandArgs.js';
 import { storeHelp } from './storeHelp.js';
+import { dateTime } from './summarizeArgs.js';
 
 const help = `Usage: agentlog list [--store <where>]
 
@@ -54,7 +55,7 @@ export const listCommand: CliCommand = {
         rows.push([
           streamId,
           statusOf(state),
-          timeOf(state.lastEventAt),
+          state.lastEventAt === undefined ? '-' : dateTime(state.lastEventAt),
           String(events.length),
           waiting === '' ? '-' : waiting,
         ]);
@@ -72,10 +73,4 @@ export const listCommand: CliCommand = {
 export function statusOf(state: AgentState): string {
   if (state.status !== 'stopped') return state.status;
   return `stopped: ${state.stopReason?.kind ?? '?'} (${state.stopCause ?? '?'})`;
-}
-
-/** An ISO time to the second, `2026-11-30 09:00:16`; `-` when unknown. */
-function timeOf(iso: string | undefined): string {
-  if (iso === undefined) return '-';
-  return /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/.test(iso) ? iso.slice(0, 19).replace('T', ' ') : iso;
 }

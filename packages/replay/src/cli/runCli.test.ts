@@ -12,7 +12,17 @@ const bin = join(root, 'packages/replay/dist/cli/main.js');
 const dir = mkdtempSync(join(tmpdir(), 'agentlog-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const commands = ['inspect', 'replay', 'list', 'pending', 'approve', 'refuse', 'fork', 'report'];
+const commands = [
+  'inspect',
+  'replay',
+  'list',
+  'pending',
+  'show',
+  'approve',
+  'refuse',
+  'fork',
+  'report',
+];
 
 async function cli(args: string[]) {
   const out = bufferedIo({ cwd: dir });

@@ -6,6 +6,7 @@ import { inspectCommand } from './inspectCommand.js';
 import { replayCommand } from './replayCommand.js';
 import { pendingCommand } from './pendingCommand.js';
 import { listCommand } from './listCommand.js';
+import { showCommand } from './showCommand.js';
 import { decideCommand } from './decideCommand.js';
 import { forkCommand } from './forkCommand.js';
 import { reportCommand } from './reportCommand.js';
@@ -18,6 +19,7 @@ const commands: readonly CliCommand[] = [
   replayCommand,
   listCommand,
   pendingCommand,
+  showCommand,
   decideCommand('approve'),
   decideCommand('refuse'),
   stopCommand,
