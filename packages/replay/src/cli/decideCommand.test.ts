@@ -23,8 +23,8 @@ const newDb = () => join(dir, `decide-${(files += 1)}.db`);
 
 const fixture = (name: string) => join(import.meta.dirname, '../../../../fixtures/sessions', name);
 
-async function cli(args: string[]) {
-  const out = bufferedIo({ cwd: dir, env: { NO_COLOR: '1' } });
+async function cli(args: string[], env: Record<string, string> = {}) {
+  const out = bufferedIo({ cwd: dir, env: { NO_COLOR: '1', ...env } });
   const code = await runCli(args, out.io);
   return { code, stdout: out.stdout(), stderr: out.stderr() };
 }
@@ -136,9 +136,12 @@ describe('agentlog approve and refuse', () => {
     const { db, store, streamId } = await waitingStream();
     const before = (await store.readStream(streamId)).length;
     const cases: [string[], RegExp][] = [
-      [['approve', streamId, 'd1', '--payload', '{nope'], /--payload is not valid JSON/],
-      [['approve', 'no-such-stream', 'd1'], /no stream no-such-stream in /],
-      [['refuse', streamId, 'x9'], /stream deploy-api has no tool call x9/],
+      [
+        ['approve', streamId, 'd1', '--by', 'ana', '--payload', '{nope'],
+        /--payload is not valid JSON/,
+      ],
+      [['approve', 'no-such-stream', 'd1', '--by', 'ana'], /no stream no-such-stream in /],
+      [['refuse', streamId, 'x9', '--by', 'ana'], /stream deploy-api has no tool call x9/],
       [['approve', streamId], /missing <toolCallId>/],
       [['approve', streamId, 'd1', '--colour'], /unknown option '--colour'/],
     ];
@@ -151,15 +154,61 @@ describe('agentlog approve and refuse', () => {
     }
     expect(await store.readStream(streamId)).toHaveLength(before);
     // Once approved and run, d1 is answered: a second decision is refused and writes nothing.
-    expect((await cli(['approve', streamId, 'd1', '--store', db])).code).toBe(0);
+    expect((await cli(['approve', streamId, 'd1', '--by', 'ana', '--store', db])).code).toBe(0);
     const agent = await deployAgent(store, streamId, []);
     await agent.run();
     const answered = (await store.readStream(streamId)).length;
-    const late = await cli(['refuse', streamId, 'd1', '--store', db]);
+    const late = await cli(['refuse', streamId, 'd1', '--by', 'bo', '--store', db]);
     expect(late.code).toBe(2);
     expect(late.stderr).toMatch(/the call is not open, it was already answered/);
     expect(await store.readStream(streamId)).toHaveLength(answered);
     store.close();
+  });
+
+  it('HITL-10 approve and refuse need an author: without --by or AGENTLOG_USER nothing is written', async () => {
+    const { db, store, streamId } = await waitingStream();
+    const before = (await store.readStream(streamId)).length;
+    for (const kind of ['approve', 'refuse']) {
+      for (const env of [{}, { AGENTLOG_USER: '' }]) {
+        const anonymous = await cli([kind, streamId, 'd1', '--store', db], env);
+        expect(anonymous).toEqual({
+          code: 2,
+          stdout: '',
+          stderr: `agentlog ${kind}: ${kind} needs --by <name> or AGENTLOG_USER: decisions record who made them\n`,
+        });
+      }
+    }
+    expect(await store.readStream(streamId)).toHaveLength(before);
+    store.close();
+  });
+
+  it('HITL-10 without --by the author is AGENTLOG_USER; --by wins over it', async () => {
+    const fromEnv = await waitingStream();
+    const byEnv = await cli(
+      ['refuse', fromEnv.streamId, 'd1', '--note', 'freeze', '--store', fromEnv.db],
+      {
+        AGENTLOG_USER: 'carla',
+      },
+    );
+    expect(byEnv).toMatchObject({ code: 0, stderr: '' });
+    expect(byEnv.stdout).toMatch(
+      /^refused deploy \(d1\) in deploy-api by carla at revision \d+\n$/,
+    );
+    const [received] = ofType(await fromEnv.store.readStream(fromEnv.streamId), 'FeedbackReceived');
+    expect(received?.data).toEqual({
+      toolCallId: 'd1',
+      feedback: { kind: 'refused' },
+      by: 'carla',
+      note: 'freeze',
+    });
+    fromEnv.store.close();
+    const both = await waitingStream();
+    await cli(['approve', both.streamId, 'd1', '--by', 'ana', '--store', both.db], {
+      AGENTLOG_USER: 'carla',
+    });
+    const [approved] = ofType(await both.store.readStream(both.streamId), 'FeedbackReceived');
+    expect(approved?.data).toMatchObject({ by: 'ana' });
+    both.store.close();
   });
 
   it('a JSONL store is read-only, and a missing SQLite file is reported, not created', async () => {
@@ -167,13 +216,15 @@ describe('agentlog approve and refuse', () => {
       'approve',
       'hitl-5',
       'g1',
+      '--by',
+      'ana',
       '--store',
       fixture('HITL-5-shadowed-approval.jsonl'),
     ]);
     expect(jsonl.code).toBe(2);
     expect(jsonl.stderr).toMatch(/JSONL file, which agentlog only reads/);
     const missing = join(dir, 'missing.db');
-    const result = await cli(['approve', 's', 'c', '--store', missing]);
+    const result = await cli(['approve', 's', 'c', '--by', 'ana', '--store', missing]);
     expect(result).toMatchObject({
       code: 2,
       stderr: `agentlog approve: no agentlog database at ${missing}\n`,

@@ -12,10 +12,11 @@ const helpFor = (
 
 Records a person's decision (${kind === 'approve' ? 'approved' : 'refused'}) on a tool call that waits, as a FeedbackReceived
 event, from this process: the agent that runs the stream resumes with agent.run(). Nothing is
-written when the payload is not JSON, the stream is unknown or the call is not open.
+written when no author is given, the payload is not JSON, the stream is unknown or the call is
+not open.
 
 Options:
-  --by <name>       who decided (stored in the event)
+  --by <name>       who decided (stored in the event); required, defaults to $AGENTLOG_USER
   --note <text>     why (stored in the event)
   --payload <json>  a JSON value handed to tools that read it (approvalRequired ignores it)
 ${storeHelp}
@@ -38,6 +39,12 @@ export function decideCommand(kind: 'approve' | 'refuse'): CliCommand {
         return 0;
       }
       const [streamId = '', toolCallId = ''] = parsed.positionals;
+      // Every decision records who made it (HITL-10): --by, else the AGENTLOG_USER variable.
+      const by = nonEmpty(parsed.string('by')) ?? nonEmpty(io.env['AGENTLOG_USER']);
+      if (by === undefined)
+        throw new CliError(
+          `${kind} needs --by <name> or AGENTLOG_USER: decisions record who made them`,
+        );
       const payload = parsePayload(parsed.string('payload'));
       const opened = await openStore(parsed.string('store'), io);
       try {
@@ -49,11 +56,10 @@ export function decideCommand(kind: 'approve' | 'refuse'): CliCommand {
           throw new CliError(`stream ${streamId} has no tool call ${toolCallId}`);
         const draft = kind === 'approve' ? ToolFeedback.approved() : ToolFeedback.refused();
         const feedback = payload === undefined ? draft : draft.withPayload(payload);
-        const by = parsed.string('by');
         const note = parsed.string('note');
         // A decision needs no agent, model or tools: the decider judges it on the stream alone.
         await recordDecision(opened.store, streamId, toolCallId, feedback, {
-          ...(by === undefined ? {} : { by }),
+          by,
           ...(note === undefined ? {} : { note }),
         });
         const { state: after } = await readFolded(opened, streamId);
@@ -63,7 +69,7 @@ export function decideCommand(kind: 'approve' | 'refuse'): CliCommand {
           );
         const verb = kind === 'approve' ? 'approved' : 'refused';
         io.stdout(
-          `${verb} ${call.toolCall.name} (${toolCallId}) in ${streamId}${by === undefined ? '' : ` by ${by}`} at revision ${after.revision}\n`,
+          `${verb} ${call.toolCall.name} (${toolCallId}) in ${streamId} by ${by} at revision ${after.revision}\n`,
         );
         return 0;
       } finally {
@@ -71,6 +77,10 @@ export function decideCommand(kind: 'approve' | 'refuse'): CliCommand {
       }
     },
   };
+}
+
+function nonEmpty(text: string | undefined): string | undefined {
+  return text === undefined || text.trim() === '' ? undefined : text;
 }
 
 function parsePayload(text: string | undefined): JsonValue | undefined {

@@ -45,7 +45,7 @@ export function describeEvent(
       return `summary: ${quoted(event.data.text)}`;
     case 'ModelResponded':
       memory.lastResponse = event.data.response;
-      return `model: ${describeAnswer(event.data.response.message, event.data.response.toolCalls)}`;
+      return `model: ${describeAnswer(event.data.response.message, event.data.response.toolCalls)}${paint.dim(modelAndUsage(event.data.response))}`;
     case 'AssistantMessageAdded': {
       const { text, toolCalls } = event.data.message;
       for (const call of toolCalls) memory.calls.set(call.id, call);
@@ -90,6 +90,18 @@ export function describeEvent(
     case 'StreamForked':
       return `⑂ forked from ${event.data.fromStream} at revision ${event.data.atRevision}`;
   }
+}
+
+/** ` · gpt-4o · 1280 tokens (1200 prompt + 80 completion)`: who answered and what it cost. */
+function modelAndUsage(response: CompletionResponse): string {
+  const parts: string[] = [];
+  if (response.model !== undefined && response.model !== '') parts.push(response.model);
+  const { usage } = response;
+  if (usage !== undefined)
+    parts.push(
+      `${usage.totalTokens} tokens (${usage.promptTokens} prompt + ${usage.completionTokens} completion)`,
+    );
+  return parts.map((part) => ` · ${part}`).join('');
 }
 
 function describeAnswer(text: string | undefined, toolCalls: readonly ToolCall[]): string {

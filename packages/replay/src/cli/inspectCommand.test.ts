@@ -98,6 +98,7 @@ describe('agentlog inspect', () => {
         '#13  ✓ write_changelog: wrote RELEASE_NOTES.md',
         '#14  model: "Done."',
         '#16  ■ stopped: noNewMessages (assistantAnswered)',
+        "hidden: #2 a queued user text that entered the history at once; #5, #15 the assistant message, equal to the model's answer",
         '',
       ].join('\n'),
     );
@@ -126,6 +127,70 @@ describe('agentlog inspect', () => {
     const hitl9 = await cli(['inspect', join(sessions, 'HITL-9-refund-with-payload.jsonl')]);
     expect(hitl9.stdout).toContain(
       '✓ approved by lead at 09:00:08 · issue_refund (r1) with {"amount_cents":2500}',
+    );
+  });
+
+  it('EVT-1 from the stream alone: a refusal as ✗ with author and note, each completion with its model and token usage', async () => {
+    const store = createSqliteEventStore({ path: db });
+    const deploy = tool({
+      name: 'deploy',
+      description: 'Deploys a service.',
+      parameters: z.object({ service: z.string() }),
+      execute: () => 'deployed',
+    });
+    const agent = await Agent.builder()
+      .llm(
+        scriptedModel([
+          {
+            ...toolCallResponse([{ name: 'deploy', args: { service: 'api' }, id: 'd1' }]),
+            model: 'gpt-4o-mini-2024-07-18',
+            usage: { promptTokens: 1200, completionTokens: 80, totalTokens: 1280 },
+          },
+          { ...textResponse('Not deployed.'), model: 'gpt-4o-mini-2024-07-18' },
+        ]),
+      )
+      .tools([approvalRequired(deploy)])
+      .store(store)
+      .streamId('deploy-refused')
+      .clock(fixedClock('2026-11-30T10:00:00.000Z'))
+      .ids(counterIds('dep'))
+      .build();
+    await agent.query('Deploy the api');
+    await agent.context().feedbackReceived({ id: 'd1', name: 'deploy' }, ToolFeedback.refused(), {
+      by: 'bo',
+      note: 'code freeze',
+    });
+    await agent.run();
+    store.close();
+    const { code, stdout } = await cli(['inspect', 'deploy-refused']);
+    expect(code).toBe(0);
+    expect(stdout).toContain(
+      '#3   model: 1 tool call(s) (deploy) · gpt-4o-mini-2024-07-18 · 1280 tokens (1200 prompt + 80 completion)\n',
+    );
+    expect(stdout).toMatch(
+      /^#\d+ +✗ refused by bo at 10:00:\d\d — "code freeze" · deploy \(d1\)$/m,
+    );
+    expect(stdout).toMatch(/^#\d+ +model: "Not deployed." · gpt-4o-mini-2024-07-18$/m);
+  });
+
+  it('names the revisions it hides in a final dim line, and prints none when it hides nothing', async () => {
+    const hitl5 = await cli(['inspect', join(sessions, 'HITL-5-shadowed-approval.jsonl')]);
+    expect(hitl5.stdout.trimEnd().split('\n').at(-1)).toBe(
+      "hidden: #2 a queued user text that entered the history at once; #5, #15 the assistant message, equal to the model's answer",
+    );
+    const painted = await cli(['inspect', join(sessions, 'HITL-5-shadowed-approval.jsonl')], {
+      isTTY: true,
+    });
+    expect(painted.stdout.trimEnd().split('\n').at(-1)).toMatch(/^\u001b\[2mhidden: #2 /);
+    const short = join(dir, 'short.jsonl');
+    const [first, second] = readFileSync(join(sessions, 'HITL-5-shadowed-approval.jsonl'), 'utf8')
+      .split('\n')
+      .filter((line) => line !== '');
+    writeFileSync(short, `${first}\n${second}\n`);
+    const nothingHidden = await cli(['inspect', short]);
+    expect(nothingHidden).toMatchObject({ code: 0, stderr: '' });
+    expect(nothingHidden.stdout.trimEnd().split('\n').at(-1)).toBe(
+      '#1  system: "You guess numbers."',
     );
   });
 

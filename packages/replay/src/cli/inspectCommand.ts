@@ -3,7 +3,7 @@ import { loadStream } from './loadStream.js';
 import { maskForDisplay, maskOutput } from './maskForDisplay.js';
 import { createPainter } from './painter.js';
 import { parseCommandArgs } from './parseCommandArgs.js';
-import { timelineLines } from './timelineLines.js';
+import { hiddenLine, timeline } from './timelineLines.js';
 import { storeHelp } from './storeHelp.js';
 
 const help = `Usage: agentlog inspect <stream|file.jsonl> [--store <where>]
@@ -12,13 +12,14 @@ Prints the timeline of a stream: one line per step, with its revision. API keys 
 tokens and secret fields (apiKey, authorization, password, token, …) show as [redacted].
 
   ▶ query "…" / ▶ run()      a run started (the caller's command)
-  model: "…" + N tool call(s) the model's answer
+  model: "…" + N tool call(s) the model's answer · model name · tokens used
   → tool <args>               a tool call started (<N lines> for a document argument)
   ✓ tool: output / ✗ tool: …  a tool call's output or failure
   ⏸ waiting for approval      a tool call asks for a person's decision
-  ✓ approved by …/✗ refused   a decision: who, when (UTC), note
+  ✓ approved by …/✗ refused   a decision: who, when (UTC), note, payload
   ⚠ warning                   something an auditor should see
   ■ stopped: kind (cause)     why the run ended
+  hidden: #2 …                the revisions not shown, since they repeat a shown line
 
 Options:
 ${storeHelp}
@@ -51,7 +52,10 @@ export const inspectCommand: CliCommand = {
     print(
       `${paint.bold(loaded.streamId)} ${paint.dim(`(${loaded.source}) · ${loaded.events.length} events · ${status}`)}`,
     );
-    for (const line of timelineLines(loaded.events, paint)) print(line);
+    const { lines, hidden } = timeline(loaded.events, paint);
+    for (const line of lines) print(line);
+    const hiddenRevisions = hiddenLine(hidden);
+    if (hiddenRevisions !== undefined) print(paint.dim(hiddenRevisions));
     return 0;
   },
 };

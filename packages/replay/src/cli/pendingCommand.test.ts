@@ -71,6 +71,17 @@ describe('agentlog pending', () => {
     const none = await cli(['pending', '--store', join(sessions, 'STOP-2-stop-with-schema.jsonl')]);
     expect(none).toEqual({ code: 0, stdout: 'no tool call waits for a decision\n', stderr: '' });
   });
+
+  it('HITL-11 its help and summary say it lists only the calls that still need a decision', async () => {
+    const help = await cli(['pending', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("Lists every tool call that still needs a person's decision");
+    expect(help.stdout).toMatch(/already holds a decision .* is not listed/s);
+    const overview = await cli(['--help']);
+    expect(overview.stdout).toMatch(
+      /^ {2}pending +list the tool calls that still need a decision$/m,
+    );
+  });
 });
 
 const postgresUrl = process.env['AGENTLOG_POSTGRES_URL'] ?? '';

@@ -1,3 +1,5 @@
+import { alignColumns } from './alignColumns.js';
+import { callsAwaitingDecision } from './awaitingDecision.js';
 import type { CliCommand } from './cliCommand.js';
 import { readFolded } from './loadStream.js';
 import { openStore } from './openStore.js';
@@ -7,9 +9,10 @@ import { compactJson, summarizeArgs } from './summarizeArgs.js';
 
 const help = `Usage: agentlog pending [--store <where>]
 
-Lists every tool call that waits for a decision, in every stream of the store: one line per
-call with the stream, the call id, the tool, its arguments, and a mark when deciding on it is
-not enough:
+Lists every tool call that still needs a person's decision, in every stream of the store. A call
+that already holds a decision (approved or refused, not yet read by a run) is not listed: it
+waits for agent.run(), not for a person (HITL-11). One line per call with the stream, the call
+id, the tool, its arguments, and a mark when deciding on it is not enough:
   shadowed (HITL-5)   a sibling call of the same answer got an output: approving it will not
                       re-run it; have the model call it again
   ambiguous (TOOL-7)  it was started before a crash and may have run; the loop asks before
@@ -19,12 +22,13 @@ Options:
 ${storeHelp}
   -h, --help        show this help
 
-Decide with agentlog approve|refuse <stream> <toolCallId>.`;
+Decide with agentlog approve|refuse <stream> <toolCallId>; see a call's full arguments with
+agentlog show <stream> <toolCallId>.`;
 
 /** `agentlog pending`: every waiting tool call of every stream. */
 export const pendingCommand: CliCommand = {
   name: 'pending',
-  summary: 'list the tool calls that wait for a decision',
+  summary: 'list the tool calls that still need a decision',
   help,
   async run(args, io) {
     const parsed = parseCommandArgs('pending', args, { strings: ['store'] });
@@ -45,9 +49,7 @@ export const pendingCommand: CliCommand = {
           io.stderr(`agentlog pending: ${(error as Error).message.split('\n')[0]}\n`);
           continue;
         }
-        for (const call of Object.values(state.toolCalls)) {
-          // A call that holds a decision waits for a run, not for a person (HITL-11).
-          if (call.status !== 'waiting' || state.feedback[call.toolCall.id] !== undefined) continue;
+        for (const call of callsAwaitingDecision(state)) {
           const marks = [
             call.shadowed === true ? 'shadowed (HITL-5)' : '',
             call.ambiguous === true ? 'ambiguous (TOOL-7)' : '',
@@ -67,18 +69,3 @@ export const pendingCommand: CliCommand = {
     return unreadable > 0 ? 2 : 0;
   },
 };
-
-/** Pads every column but the last to its widest cell. */
-function alignColumns(rows: readonly string[][]): string[] {
-  const widths: number[] = [];
-  for (const row of rows)
-    row.forEach((cell, index) => {
-      widths[index] = Math.max(widths[index] ?? 0, cell.length);
-    });
-  return rows.map((row) =>
-    row
-      .map((cell, index) => (index === row.length - 1 ? cell : cell.padEnd(widths[index] ?? 0)))
-      .join('  ')
-      .trimEnd(),
-  );
-}

@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bufferedIo } from './bufferedIo.js';
@@ -12,7 +13,17 @@ const bin = join(root, 'packages/replay/dist/cli/main.js');
 const dir = mkdtempSync(join(tmpdir(), 'agentlog-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const commands = ['inspect', 'replay', 'pending', 'approve', 'refuse', 'fork', 'report'];
+const commands = [
+  'inspect',
+  'replay',
+  'list',
+  'pending',
+  'show',
+  'approve',
+  'refuse',
+  'fork',
+  'report',
+];
 
 async function cli(args: string[]) {
   const out = bufferedIo({ cwd: dir });
@@ -100,5 +111,47 @@ describe('agentlog', () => {
       code: 2,
       stderr: 'agentlog inspect: no agentlog database at .agentlog/agentlog.db\n',
     });
+  });
+
+  it('--version and --help load no store adapter: no SQLite, PostgreSQL or KurrentDB driver', async (context) => {
+    context.skip(!existsSync(bin), `${bin} is missing: run npm run build first`);
+    // A module hook that prints every module the bin resolves, one `loaded <url>` line each.
+    const hooks = join(dir, 'hooks.mjs');
+    writeFileSync(
+      hooks,
+      `export async function resolve(specifier, context, next) {
+        const resolved = await next(specifier, context);
+        process.stderr.write('loaded ' + resolved.url + '\\n');
+        return resolved;
+      }`,
+    );
+    const register = join(dir, 'register.mjs');
+    writeFileSync(
+      register,
+      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+    );
+    const run = promisify(execFile);
+    const loaded = async (args: string[]) => {
+      const { stdout, stderr } = await run(process.execPath, ['--import', register, bin, ...args], {
+        cwd: dir,
+      });
+      const modules = stderr.split('\n').filter((line) => line.startsWith('loaded '));
+      expect(modules.length, 'the hook saw the modules').toBeGreaterThan(0);
+      return { stdout, modules };
+    };
+    const driver = /\/packages\/store\/|better-sqlite3|\/node_modules\/pg\/|@kurrent/;
+    const version = await loaded(['--version']);
+    expect(version.stdout).toBe('0.1.0\n');
+    expect(version.modules.filter((line) => driver.test(line))).toEqual([]);
+    // --version does not even load the commands, nor @agentlog/core.
+    expect(version.modules.filter((line) => /\/packages\/core\//.test(line))).toEqual([]);
+    for (const args of [['--help'], ['help', 'list'], ['show', '--help']]) {
+      const help = await loaded(args);
+      expect(help.stdout).toMatch(/^Usage: agentlog /);
+      expect(
+        help.modules.filter((line) => driver.test(line)),
+        args.join(' '),
+      ).toEqual([]);
+    }
   });
 });

@@ -2,34 +2,18 @@ import { createRequire } from 'node:module';
 import type { CliCommand } from './cliCommand.js';
 import { CliError } from './cliError.js';
 import type { CliIo } from './cliIo.js';
-import { inspectCommand } from './inspectCommand.js';
-import { replayCommand } from './replayCommand.js';
-import { pendingCommand } from './pendingCommand.js';
-import { decideCommand } from './decideCommand.js';
-import { forkCommand } from './forkCommand.js';
-import { reportCommand } from './reportCommand.js';
-import { stopCommand } from './stopCommand.js';
 
 export type { CliIo } from './cliIo.js';
 
-const commands: readonly CliCommand[] = [
-  inspectCommand,
-  replayCommand,
-  pendingCommand,
-  decideCommand('approve'),
-  decideCommand('refuse'),
-  stopCommand,
-  forkCommand,
-  reportCommand,
-];
-
-const overview = `Usage: agentlog <command> [options]
+function overview(commands: readonly CliCommand[]): string {
+  return `Usage: agentlog <command> [options]
 
 Commands:
 ${commands.map((command) => `  ${command.name.padEnd(9)} ${command.summary}`).join('\n')}
 
 Every command takes --store <where>: a SQLite file (default .agentlog/agentlog.db), a
 postgres:// URL or a .jsonl file. Run agentlog <command> --help for its options.`;
+}
 
 /**
  * Runs the `agentlog` command line `argv` (without `node` and the script) against `io` and
@@ -38,17 +22,19 @@ postgres:// URL or a .jsonl file. Run agentlog <command> --help for its options.
  */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [first, ...rest] = argv;
+  // Answered before any command module loads: --version needs neither @agentlog/core nor a store.
+  if (first === '--version' || first === '-V') {
+    io.stdout(`${version()}\n`);
+    return 0;
+  }
+  const { commands } = await import('./commands.js');
   if (first === undefined) {
-    io.stderr(`${overview}\n`);
+    io.stderr(`${overview(commands)}\n`);
     return 2;
   }
   if (first === '--help' || first === '-h' || first === 'help') {
     const topic = commands.find((command) => command.name === rest[0]);
-    io.stdout(`${topic?.help ?? overview}\n`);
-    return 0;
-  }
-  if (first === '--version' || first === '-V') {
-    io.stdout(`${version()}\n`);
+    io.stdout(`${topic?.help ?? overview(commands)}\n`);
     return 0;
   }
   const command = commands.find((candidate) => candidate.name === first);

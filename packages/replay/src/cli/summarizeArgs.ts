@@ -40,3 +40,8 @@ export function summarizeArgs(args: string | undefined, max = 60): string {
 export function clockTime(iso: string): string {
   return /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/.test(iso) ? iso.slice(11, 19) : iso;
 }
+
+/** The `YYYY-MM-DD HH:MM:SS` (UTC) of an ISO time, or the text itself when it is not one. */
+export function dateTime(iso: string): string {
+  return /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/.test(iso) ? iso.slice(0, 19).replace('T', ' ') : iso;
+}

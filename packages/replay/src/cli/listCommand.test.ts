@@ -1,0 +1,96 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { EventStore, NewStreamEvent } from '@agentlog/core';
+import { createSqliteEventStore, readJsonl } from '@agentlog/store';
+import { bufferedIo } from './bufferedIo.js';
+import { runCli } from './runCli.js';
+
+const sessions = resolve(import.meta.dirname, '../../../../fixtures/sessions');
+const dir = mkdtempSync(join(tmpdir(), 'agentlog-cli-list-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function cli(args: string[]) {
+  const out = bufferedIo({ cwd: dir });
+  const code = await runCli(args, out.io);
+  return { code, stdout: out.stdout(), stderr: out.stderr() };
+}
+
+/** The events of a recorded fixture session, ready to append; `edit` may change its JSON text. */
+async function sessionEvents(file: string, edit = (json: string) => json) {
+  const { events } = await readJsonl(join(sessions, file));
+  return events.map(
+    ({ type, data, metadata: { revision: _revision, ...metadata } }) =>
+      JSON.parse(edit(JSON.stringify({ type, data, metadata }))) as NewStreamEvent,
+  );
+}
+
+async function append(store: EventStore, streamId: string, events: NewStreamEvent[]) {
+  await store.appendToStream(streamId, events, { expectedRevision: 'noStream' });
+}
+
+describe('agentlog list', () => {
+  it('lists every stream: status with stop reason and cause, last event, event count, calls that need a decision', async () => {
+    const db = join(dir, 'list.db');
+    const store = createSqliteEventStore({ path: db });
+    await append(
+      store,
+      'two-approvals',
+      await sessionEvents('HITL-2-two-approvals-one-batch.jsonl'),
+    );
+    await append(store, 'shadowed', await sessionEvents('HITL-5-shadowed-approval.jsonl'));
+    const [runStarted] = await sessionEvents('HITL-5-shadowed-approval.jsonl');
+    await append(store, 'in-flight', runStarted === undefined ? [] : [runStarted]);
+    store.close();
+    const { code, stdout, stderr } = await cli(['list', '--store', db]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(stdout).toBe(
+      [
+        'stream         status                                        last event           events  waiting',
+        'two-approvals  stopped: feedbackRequired (feedbackRequired)  2026-11-30 09:00:14  15      g1 guess_a_number, g2 guess_a_number',
+        'shadowed       stopped: noNewMessages (assistantAnswered)    2026-11-30 09:00:16  17      -',
+        'in-flight      running                                       2026-11-30 09:00:00  1       -',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('a stream that cannot be folded is reported on stderr with exit 2, the others are still listed', async () => {
+    const db = join(dir, 'broken.db');
+    const store = createSqliteEventStore({ path: db });
+    await append(
+      store,
+      'broken',
+      await sessionEvents('HITL-4-resume-after-approval.jsonl', (json) =>
+        json.replace('"toolCallId":"g1","feedback"', '"toolCallId":"nope","feedback"'),
+      ),
+    );
+    await append(store, 'fine', await sessionEvents('HITL-5-shadowed-approval.jsonl'));
+    store.close();
+    const { code, stdout, stderr } = await cli(['list', '--store', db]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(
+      /^agentlog list: stream broken: event FeedbackReceived at revision \d+ is invalid: .*\n$/,
+    );
+    expect(stdout).toMatch(/^fine +stopped: noNewMessages \(assistantAnswered\) +/m);
+    expect(stdout).not.toContain('broken');
+  });
+
+  it('reads a JSONL file as one stream, and says when the store holds no stream', async () => {
+    const jsonl = await cli([
+      'list',
+      '--store',
+      join(sessions, 'HITL-9-refund-with-payload.jsonl'),
+    ]);
+    expect(jsonl.code).toBe(0);
+    expect(jsonl.stdout).toMatch(/^HITL-9-refund-with-payload +stopped: /m);
+    const db = join(dir, 'empty.db');
+    createSqliteEventStore({ path: db }).close();
+    expect(await cli(['list', '--store', db])).toEqual({
+      code: 0,
+      stdout: `no stream in ${db}\n`,
+      stderr: '',
+    });
+  });
+});

@@ -1,0 +1,76 @@
+import type { AgentState } from '@agentlog/core';
+import { alignColumns } from './alignColumns.js';
+import { callsAwaitingDecision } from './awaitingDecision.js';
+import type { CliCommand } from './cliCommand.js';
+import { readFolded } from './loadStream.js';
+import { openStore } from './openStore.js';
+import { parseCommandArgs } from './parseCommandArgs.js';
+import { storeHelp } from './storeHelp.js';
+import { dateTime } from './summarizeArgs.js';
+
+const help = `Usage: agentlog list [--store <where>]
+
+Lists every stream of the store, one line each, under a header:
+  stream      its id
+  status      pending (never ran), running, or stopped: <reason kind> (<cause>)
+  last event  when its last event was stored (UTC)
+  events      how many events it holds
+  waiting     the calls that still need a person's decision: <call id> <tool>, …
+
+Options:
+${storeHelp}
+  -h, --help        show this help
+
+A stream that cannot be folded is reported on stderr (exit 2); the others are still listed.
+See the calls that wait with agentlog pending, one of them with agentlog show.`;
+
+/** `agentlog list`: every stream of the store with its status, age, length and waiting calls. */
+export const listCommand: CliCommand = {
+  name: 'list',
+  summary: 'list every stream: status, last event, events, calls waiting',
+  help,
+  async run(args, io) {
+    const parsed = parseCommandArgs('list', args, { strings: ['store'] });
+    if (parsed.help) {
+      io.stdout(`${help}\n`);
+      return 0;
+    }
+    const opened = await openStore(parsed.string('store'), io);
+    const rows: string[][] = [['stream', 'status', 'last event', 'events', 'waiting']];
+    let unreadable = 0;
+    try {
+      for (const streamId of await opened.store.listStreams()) {
+        let folded;
+        try {
+          folded = await readFolded(opened, streamId);
+        } catch (error) {
+          unreadable += 1;
+          io.stderr(`agentlog list: ${(error as Error).message.split('\n')[0]}\n`);
+          continue;
+        }
+        const { events, state } = folded;
+        const waiting = callsAwaitingDecision(state)
+          .map(({ toolCall }) => `${toolCall.id} ${toolCall.name}`)
+          .join(', ');
+        rows.push([
+          streamId,
+          statusOf(state),
+          state.lastEventAt === undefined ? '-' : dateTime(state.lastEventAt),
+          String(events.length),
+          waiting === '' ? '-' : waiting,
+        ]);
+      }
+    } finally {
+      await opened.close();
+    }
+    if (rows.length === 1) io.stdout(`no stream in ${opened.label}\n`);
+    else for (const line of alignColumns(rows)) io.stdout(`${line}\n`);
+    return unreadable > 0 ? 2 : 0;
+  },
+};
+
+/** `pending`, `running`, or `stopped: <reason kind> (<cause>)`. */
+export function statusOf(state: AgentState): string {
+  if (state.status !== 'stopped') return state.status;
+  return `stopped: ${state.stopReason?.kind ?? '?'} (${state.stopCause ?? '?'})`;
+}

@@ -1,0 +1,210 @@
+import type { AgentEvent, AgentState, ToolCallState, ToolOutput } from '@agentlog/core';
+import type { CliCommand } from './cliCommand.js';
+import { CliError } from './cliError.js';
+import { loadStream } from './loadStream.js';
+import { maskForDisplay, maskOutput } from './maskForDisplay.js';
+import { createPainter, type Painter } from './painter.js';
+import { parseCommandArgs } from './parseCommandArgs.js';
+import { storeHelp } from './storeHelp.js';
+import { dateTime } from './summarizeArgs.js';
+
+const help = `Usage: agentlog show <stream|file.jsonl> <toolCallId> [--store <where>]
+
+Prints one tool call in full, to review it before deciding:
+  its tool, id and status (waiting for a decision, holding one, answered, …);
+  its arguments: JSON pretty-printed, and every multi-line or Markdown string field as text,
+  its lines as they are (not JSON-escaped);
+  its history: each start, feedback request, decision (who, when, note, payload), decision
+  read, and its outcome (the output or failure, in full).
+
+Options:
+${storeHelp}
+  -h, --help        show this help
+
+An unknown stream or call is one line on stderr, exit 2. Secrets show as [redacted].`;
+
+/** `agentlog show`: one tool call's full arguments, status and decision history. */
+export const showCommand: CliCommand = {
+  name: 'show',
+  summary: "print a tool call's full arguments, status and decision history",
+  help,
+  async run(args, io) {
+    const parsed = parseCommandArgs('show', args, {
+      strings: ['store'],
+      required: ['stream', 'toolCallId'],
+    });
+    if (parsed.help) {
+      io.stdout(`${help}\n`);
+      return 0;
+    }
+    const [target = '', toolCallId = ''] = parsed.positionals;
+    // Keys and tokens in the stream are never printed (SPEC RPL-3).
+    const loaded = maskForDisplay(await loadStream(target, parsed.string('store'), io));
+    const call = loaded.state.toolCalls[toolCallId];
+    if (call === undefined)
+      throw new CliError(`stream ${loaded.streamId} has no tool call ${toolCallId}`);
+    const paint = createPainter(io);
+    const lines = [
+      `${paint.bold(`${call.toolCall.name} (${toolCallId})`)} ${paint.dim(`in ${loaded.streamId} (${loaded.source})`)}`,
+      `status: ${callStatus(call, loaded.state)}`,
+      '',
+      'arguments:',
+      ...argumentLines(call.toolCall.args).map((line) => indent(line)),
+      '',
+      'history:',
+      ...historyLines(loaded.events, toolCallId, paint).map((line) => indent(line)),
+    ];
+    for (const line of lines) io.stdout(`${maskOutput(line)}\n`);
+    return 0;
+  },
+};
+
+function indent(line: string): string {
+  return line === '' ? '' : `  ${line}`;
+}
+
+/** Where the call stands, in words a reviewer acts on. */
+function callStatus(call: ToolCallState, state: AgentState): string {
+  const decision = state.feedback[call.toolCall.id];
+  const marks = [
+    call.shadowed === true ? 'shadowed (HITL-5): approving it will not re-run it' : '',
+    call.ambiguous === true ? 'ambiguous (TOOL-7): started before a crash, it may have run' : '',
+  ].filter((mark) => mark !== '');
+  const status = (() => {
+    switch (call.status) {
+      case 'waiting':
+        return decision === undefined
+          ? 'waiting for a decision'
+          : `${decision.feedback.kind}${decision.by === undefined ? '' : ` by ${decision.by}`}, waiting for a run to resume it`;
+      case 'open':
+        return 'not started yet';
+      case 'started':
+        return 'started, no output yet';
+      case 'completed':
+        return 'completed';
+      case 'failed':
+        return 'failed';
+    }
+  })();
+  const invocations = `${call.invocations} invocation${call.invocations === 1 ? '' : 's'}`;
+  return [`${status} (${invocations})`, ...marks].join('; ');
+}
+
+/**
+ * The arguments as a reviewer reads them: JSON pretty-printed, except that a multi-line or
+ * Markdown string field is shown below the JSON as text, with its lines as they are.
+ */
+export function argumentLines(args: string | undefined): string[] {
+  if (args === undefined || args.trim() === '') return ['(none)'];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(args);
+  } catch {
+    return ['(not JSON, as the model sent it)', ...args.split('\n')];
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    return JSON.stringify(parsed, null, 2).split('\n');
+  const texts: [string, string][] = [];
+  const rest: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(parsed)) {
+    if (typeof value === 'string' && isDocument(key, value)) {
+      texts.push([key, value]);
+      rest[key] = `<${lineCount(value)}, below>`;
+    } else rest[key] = value;
+  }
+  const lines = JSON.stringify(rest, null, 2).split('\n');
+  for (const [key, text] of texts)
+    lines.push('', `${key} (${lineCount(text)}):`, ...text.split('\n').map((line) => indent(line)));
+  return lines;
+}
+
+function isDocument(key: string, value: string): boolean {
+  return value.includes('\n') || /markdown|^md$/i.test(key);
+}
+
+function lineCount(text: string): string {
+  const count = text.split('\n').length;
+  return `${count} line${count === 1 ? '' : 's'}`;
+}
+
+/** Every event about the call, with its revision and time: requests, decisions, outcome. */
+function historyLines(events: readonly AgentEvent[], toolCallId: string, paint: Painter): string[] {
+  const lines: string[] = [];
+  const add = (event: AgentEvent, text: string, more: string[] = []) => {
+    lines.push(
+      `${paint.dim(`#${event.metadata.revision}`.padEnd(5))}${paint.dim(dateTime(event.metadata.at))}  ${text}`,
+    );
+    lines.push(...more.map((line) => `${' '.repeat(26)}${line}`));
+  };
+  for (const event of events) {
+    switch (event.type) {
+      case 'ToolCallStarted':
+        if (event.data.toolCall.id === toolCallId) add(event, `${paint.cyan('→')} started`);
+        break;
+      case 'FeedbackRequested':
+        if (event.data.toolCall.id === toolCallId)
+          add(
+            event,
+            `${paint.yellow('⏸')} feedback requested${event.data.payload === undefined ? '' : ` with ${JSON.stringify(event.data.payload)}`}${event.data.ambiguous === true ? ' (ambiguous: started before a crash)' : ''}`,
+          );
+        break;
+      case 'FeedbackReceived': {
+        if (event.data.toolCallId !== toolCallId) break;
+        const { feedback, by, note } = event.data;
+        const mark = feedback.kind === 'approved' ? paint.green('✓') : paint.red('✗');
+        add(
+          event,
+          `${mark} ${feedback.kind} by ${by ?? '(nobody recorded)'}${feedback.payload === undefined ? '' : ` with ${JSON.stringify(feedback.payload)}`}`,
+          note === undefined
+            ? []
+            : note.split('\n').map((line, index) => `${index === 0 ? 'note: ' : '      '}${line}`),
+        );
+        break;
+      }
+      case 'FeedbackConsumed':
+        if (event.data.toolCallId === toolCallId)
+          add(event, paint.dim('· decision read by the run'));
+        break;
+      case 'ToolCallCompleted':
+        if (event.data.toolCallId === toolCallId) add(event, ...outcome(event.data.output, paint));
+        break;
+      case 'ToolCallFailed':
+        if (event.data.toolCallId === toolCallId) {
+          const [first = '', ...more] = event.data.error.split('\n');
+          add(
+            event,
+            `${paint.red('✗')} failed (failure ${event.data.failureCount}): ${first}`,
+            more,
+          );
+        }
+        break;
+      case 'WarningRecorded':
+        if (event.data.toolCallId === toolCallId)
+          add(event, `${paint.yellow('⚠')} ${event.data.message}`);
+        break;
+      default:
+        break;
+    }
+  }
+  if (lines.length === 0) lines.push('(no event about this call yet)');
+  return lines;
+}
+
+function outcome(output: ToolOutput, paint: Painter): [string, string[]] {
+  switch (output.kind) {
+    case 'text':
+    case 'fail': {
+      const [first = '', ...more] = output.text.split('\n');
+      const mark = output.kind === 'text' ? paint.green('✓') : paint.red('✗');
+      return [`${mark} output${output.kind === 'fail' ? ' (fail)' : ''}: ${first}`, more];
+    }
+    case 'stop':
+    case 'agentFailed':
+      return [
+        `${paint.magenta('■')} ${output.kind === 'stop' ? 'stop' : 'agent failed'}${output.payload === undefined ? '' : ` ${JSON.stringify(output.payload)}`}`,
+        [],
+      ];
+    case 'feedbackRequired':
+      return [`${paint.yellow('⏸')} asked for a decision`, []];
+  }
+}
