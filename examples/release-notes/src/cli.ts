@@ -269,7 +269,9 @@ function printCommands(
   print(style.dim(`  npx agentlog inspect ${streamId} --store ${db}`));
   print(style.dim(`  npx agentlog report ${streamId} --store ${db} --html audit.html`));
   print(
-    style.dim(`  npx agentlog replay --store ${db} --agent examples/release-notes/dist/agents.js`),
+    style.dim(
+      `  npx agentlog replay ${streamId} --store ${db} --agent examples/release-notes/dist/agents.js`,
+    ),
   );
 }
 
