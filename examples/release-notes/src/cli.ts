@@ -52,7 +52,14 @@ gateway, OPENAI_MODEL for the model) to run live.`;
 
 /** Runs the showcase; returns the exit code. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
-  const print = (line: string) => io.write(`${line}\n`);
+  // The model's streamed text stays on one line until anything else is printed.
+  let streaming = false;
+  const write = (text: string) => {
+    if (streaming) io.write('\n');
+    streaming = false;
+    io.write(text);
+  };
+  const print = (line: string) => write(`${line}\n`);
   const style = styleFor({ isTTY: io.isTTY }, io.env);
   let args;
   try {
@@ -123,7 +130,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       name: by,
       input: io.input,
       print,
-      prompt: io.write,
+      prompt: write,
       style,
       yes: args.yes ?? false,
       existingLines: () => existingLines(join(outputDir, RELEASE_NOTES_FILE)),
@@ -150,7 +157,6 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     }
     print('');
 
-    let streaming = false;
     let outcome: Outcome;
     try {
       outcome = await draftReleaseNotes(
@@ -170,9 +176,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
             : {},
         },
       );
-      if (streaming) io.write('\n');
     } catch (error) {
-      if (streaming) io.write('\n');
       const divergence = offline?.divergence();
       if (error instanceof Interrupted) {
         print(
