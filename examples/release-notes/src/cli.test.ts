@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -97,6 +98,30 @@ describe('npm start, offline', () => {
     expect(resumed.text).toContain('resuming the unfinished stream release-notes-v0.34.0-');
     expect(resumed.text).toContain('  write_changelog ✓ wrote RELEASE_NOTES.md\n');
     expect(await readdir(join(first.dir, '.agentlog/release-notes'))).toEqual(['RELEASE_NOTES.md']);
+  });
+
+  it('--repo --from --to: reads git log between the tags; offline, a history no recording holds diverges', async () => {
+    const repo = await mkdtemp(join(tmpdir(), 'agentlog-repo-'));
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args]);
+    git('init', '-q');
+    git('commit', '-q', '--allow-empty', '-m', 'initial');
+    git('tag', 'v1.0.0');
+    git('commit', '-q', '--allow-empty', '-m', 'feat: a new thing (#2)');
+    git('commit', '-q', '--allow-empty', '-m', 'fix: an old bug (#3)');
+    git('tag', 'v1.1.0');
+    const { code, text } = await start('y\n', [
+      '--repo',
+      repo,
+      '--from',
+      'v1.0.0',
+      '--to',
+      'v1.1.0',
+    ]);
+    expect(text).toContain(`2 commits v1.0.0..v1.1.0 from ${repo}`);
+    expect(text).toContain('fix: an old bug (#3)');
+    expect(text).toContain('set OPENAI_API_KEY to run live');
+    expect(code).toBe(1);
   });
 
   it('bad input: --repo that is not a git repository, a tag that does not exist', async () => {

@@ -92,7 +92,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
   let history: History;
   try {
-    history = await readHistory(args);
+    history = await readHistory(args, io.cwd);
   } catch (error) {
     if (error instanceof InputError) {
       print(style.red(`error: ${error.message}`));
@@ -215,7 +215,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
 }
 
-async function readHistory(args: { repo?: string; from?: string; to?: string }): Promise<History> {
+async function readHistory(
+  args: { repo?: string; from?: string; to?: string },
+  cwd: string,
+): Promise<History> {
   if (args.repo === undefined) {
     if (args.from !== undefined || args.to !== undefined) {
       throw new InputError('--from and --to need --repo PATH');
@@ -225,7 +228,7 @@ async function readHistory(args: { repo?: string; from?: string; to?: string }):
   if (args.from === undefined || args.to === undefined) {
     throw new InputError('--repo needs --from TAG and --to TAG');
   }
-  return gitHistory(args.repo, args.from, args.to);
+  return gitHistory(args.repo, args.from, args.to, cwd);
 }
 
 /** The last stream of this example that still waits for a decision. */

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
@@ -33,8 +34,14 @@ export async function sampleHistory(): Promise<History> {
 }
 
 /** `git log --oneline from..to` of the repository at `repo`, or an {@link InputError}. */
-export async function gitHistory(repo: string, from: string, to: string): Promise<History> {
-  const git = (...args: string[]) => run('git', ['-C', repo, ...args], { encoding: 'utf8' });
+export async function gitHistory(
+  repo: string,
+  from: string,
+  to: string,
+  cwd: string = process.cwd(),
+): Promise<History> {
+  const git = (...args: string[]) =>
+    run('git', ['-C', resolve(cwd, repo), ...args], { encoding: 'utf8' });
   try {
     await git('rev-parse', '--git-dir');
   } catch {
