@@ -60,6 +60,7 @@ describe('npm start, offline', () => {
     const { code, text, notes } = await start(`n\n${RECORDED_FEEDBACK}\ny\n`);
     expect(code).toBe(0);
     expect(text).toContain(`  ✗ refused by ana: ${RECORDED_FEEDBACK}\n`);
+    expect(text).toContain('  write_changelog ✗ not run: This tool call was refused\n');
     expect(text).toContain('  → write_changelog <13 lines>\n');
     expect(text).toContain('breaking changes (1)');
     expect(await readFile(notes, 'utf8')).toBe(`${approvedDraft}\n`);

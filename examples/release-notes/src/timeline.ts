@@ -12,9 +12,11 @@ export function withTimeline(
   style: Style = noStyle,
 ): AgentBuilder {
   const seen = new Set<string>();
+  const refused = new Set<string>();
   let explained = false;
   return builder
-    .beforeTool((_agent, call) => {
+    .beforeTool((agent, call) => {
+      if (agent.state().feedback[call.id]?.feedback.kind === 'refused') refused.add(call.id);
       const resumed = seen.has(call.id);
       seen.add(call.id);
       print(`  → ${call.name} ${summarizeArgs(call)}`);
@@ -28,7 +30,11 @@ export function withTimeline(
       }
     })
     .afterTool((_agent, call, result) => {
-      const line = `  ${call.name} ${describeResult(result)}`;
+      // A refused call answers the model with a text output: it did not run.
+      const line =
+        refused.has(call.id) && result.ok && result.output.kind === 'text'
+          ? `  ${call.name} ✗ not run: ${result.output.text}`
+          : `  ${call.name} ${describeResult(result)}`;
       print(result.ok && result.output.kind === 'feedbackRequired' ? style.yellow(line) : line);
     });
 }
