@@ -125,6 +125,25 @@ describe('npm start, offline', () => {
     expect(code).toBe(1);
   });
 
+  it('Ctrl-C with piped input (the abort signal) at the prompt: interrupted, resumable', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'agentlog-cli-'));
+    const interrupt = new AbortController();
+    const out: string[] = [];
+    const pending = runCli(['--by', 'ana'], {
+      input: new PassThrough(),
+      write: (text) => out.push(text),
+      env: {},
+      cwd: dir,
+      isTTY: false,
+      signal: interrupt.signal,
+    });
+    setTimeout(() => interrupt.abort(), 200);
+    expect(await pending).toBe(130);
+    expect(out.join('')).toContain('still waits for approval');
+    const resumed = await start('y\n', [], dir);
+    expect(resumed.text).toContain('resuming the unfinished stream');
+  });
+
   it('bad input: --repo that is not a git repository, a tag that does not exist', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'agentlog-not-git-'));
     const notGit = await start('', ['--repo', dir, '--from', 'v1', '--to', 'v2']);

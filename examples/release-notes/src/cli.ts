@@ -36,6 +36,8 @@ export interface CliIo {
   readonly env: NodeJS.ProcessEnv;
   readonly cwd: string;
   readonly isTTY: boolean;
+  /** Aborts a run of the agent (Ctrl-C while it runs; at the prompt the reviewer handles it). */
+  readonly signal?: AbortSignal;
   /** The SQLite file; `.agentlog/agentlog.db` in `cwd` by default. */
   readonly storePath?: string;
 }
@@ -133,6 +135,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       prompt: write,
       style,
       yes: args.yes ?? false,
+      ...(io.signal === undefined ? {} : { signal: io.signal }),
       existingLines: () => existingLines(join(outputDir, RELEASE_NOTES_FILE)),
       ...(live
         ? {}
@@ -165,15 +168,18 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         announcingDecisions(reviewer, print, style),
         {
           resume: resumed !== undefined,
-          run: live
-            ? {
-                onTextDelta: (delta) => {
-                  if (!streaming) io.write(style.dim('  model: '));
-                  streaming = true;
-                  io.write(style.dim(delta));
-                },
-              }
-            : {},
+          run: {
+            ...(io.signal === undefined ? {} : { signal: io.signal }),
+            ...(live
+              ? {
+                  onTextDelta: (delta: string) => {
+                    if (!streaming) io.write(style.dim('  model: '));
+                    streaming = true;
+                    io.write(style.dim(delta));
+                  },
+                }
+              : {}),
+          },
         },
       );
     } catch (error) {
@@ -189,6 +195,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       if (divergence) {
         print(style.red(`\n✗ ${divergence.message}`));
         return 1;
+      }
+      if (io.signal?.aborted) {
+        print(
+          style.yellow(`\n■ interrupted while the agent ran; the events so far are in ${streamId}`),
+        );
+        return 130;
       }
       throw error;
     } finally {

@@ -9,7 +9,12 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code !== 'EPIPE') throw error;
 });
 
+// Ctrl-C while the agent runs aborts the run; a second one ends the process.
+const interrupt = new AbortController();
+process.once('SIGINT', () => interrupt.abort(new Error('interrupted (Ctrl-C)')));
+
 process.exitCode = await runCli(process.argv.slice(2), {
+  signal: interrupt.signal,
   input: process.stdin,
   write: (text) => process.stdout.write(text),
   env: process.env,

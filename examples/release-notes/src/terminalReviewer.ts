@@ -20,6 +20,8 @@ export interface TerminalReviewerOptions {
   readonly yes?: boolean;
   /** How many lines the current RELEASE_NOTES.md has, or undefined when there is none. */
   readonly existingLines?: () => number | undefined;
+  /** Ctrl-C outside a terminal (piped input): the wait for an answer ends as Interrupted. */
+  readonly signal?: AbortSignal;
   /** A hint printed before the feedback question (offline: the feedback a recording holds). */
   readonly feedbackHint?: string;
 }
@@ -31,7 +33,7 @@ export interface TerminalReviewerOptions {
  */
 export function terminalReviewer(options: TerminalReviewerOptions): Reviewer & { close(): void } {
   const { print, style } = options;
-  const lines = lineReader(options.input);
+  const lines = lineReader(options.input, options.signal);
   const ask = async (question: string): Promise<string | undefined> => {
     options.prompt(question);
     const answer = await lines.next();
@@ -76,7 +78,7 @@ function showProposal(proposal: WriteChangelogArgs, options: TerminalReviewerOpt
 }
 
 /** Lines of a stream, one per call; `undefined` once it ended. Ctrl-C rejects with Interrupted. */
-function lineReader(input: NodeJS.ReadableStream) {
+function lineReader(input: NodeJS.ReadableStream, signal?: AbortSignal) {
   const isTerminal = (input as { isTTY?: boolean }).isTTY === true;
   const rl = createInterface({ input, terminal: isTerminal });
   const queued: string[] = [];
@@ -91,15 +93,18 @@ function lineReader(input: NodeJS.ReadableStream) {
     ended = true;
     for (const next of waiting.splice(0)) next.resolve(undefined);
   });
-  rl.on('SIGINT', () => {
+  const interrupt = () => {
     for (const next of waiting.splice(0)) next.reject(new Interrupted('interrupted at the prompt'));
     rl.close();
-  });
+  };
+  rl.on('SIGINT', interrupt);
+  signal?.addEventListener('abort', interrupt, { once: true });
   return {
     isTerminal,
     next(): Promise<string | undefined> {
       const line = queued.shift();
       if (line !== undefined) return Promise.resolve(line);
+      if (signal?.aborted) return Promise.reject(new Interrupted('interrupted at the prompt'));
       if (ended) return Promise.resolve(undefined);
       return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
     },
