@@ -1,4 +1,4 @@
-import { ToolFeedback, type Agent, type ToolCall } from '@agentlog/core';
+import { ToolFeedback, type Agent, type RunOptions, type ToolCall } from '@agentlog/core';
 import { parseReleaseNotes, type ReleaseNotes } from './releaseNotes.js';
 import type { Reviewer } from './reviewer.js';
 import { writeChangelogArgs } from './writeChangelog.js';
@@ -6,6 +6,14 @@ import { writeChangelogArgs } from './writeChangelog.js';
 /** How a release-notes session ended. */
 export type Outcome =
   { readonly kind: 'written'; readonly notes?: ReleaseNotes } | { readonly kind: 'rejected' };
+
+/** How {@link draftReleaseNotes} runs the agent. */
+export interface DraftOptions {
+  /** Passed to every `query` and `run`: an abort signal, and the streamed text. */
+  readonly run?: RunOptions;
+  /** The stream already holds the task (an interrupted run): go on from where it stopped. */
+  readonly resume?: boolean;
+}
 
 /** The nudge for a turn that ended without a tool call. */
 export const NUDGE = 'Call write_changelog with the Markdown, on its own.';
@@ -19,8 +27,10 @@ export async function draftReleaseNotes(
   agent: Agent,
   task: string,
   reviewer: Reviewer,
+  options: DraftOptions = {},
 ): Promise<Outcome> {
-  await agent.query(task);
+  const run = options.run ?? {};
+  if (!options.resume) await agent.query(task, run);
   let written = false;
   let nudged = false;
   for (;;) {
@@ -30,14 +40,22 @@ export async function draftReleaseNotes(
       if (verdict.kind === 'reject') return { kind: 'rejected' };
       const feedback =
         verdict.kind === 'approve' ? ToolFeedback.approved() : ToolFeedback.refused();
-      await agent.context().feedbackReceived(reason.toolCall, feedback, { by: reviewer.name });
+      await agent
+        .context()
+        .feedbackReceived(
+          reason.toolCall,
+          feedback,
+          verdict.kind === 'revise'
+            ? { by: reviewer.name, note: verdict.feedback }
+            : { by: reviewer.name },
+        );
       if (verdict.kind === 'approve') {
         // Resumes the waiting call, which now runs; the write itself can still fail.
-        await agent.run();
+        await agent.run(run);
         written ||= succeeded(agent, reason.toolCall);
       } else {
         // The refusal is recorded as the tool's output, followed by the reviewer's feedback.
-        await agent.query(verdict.feedback);
+        await agent.query(verdict.feedback, run);
       }
       continue;
     }
@@ -47,7 +65,7 @@ export async function draftReleaseNotes(
     if (written) return { kind: 'written' };
     if (reason?.kind === 'noNewMessages' && !nudged) {
       nudged = true;
-      await agent.query(NUDGE);
+      await agent.query(NUDGE, run);
       continue;
     }
     throw new Error(`the agent stopped without writing the notes: ${JSON.stringify(reason)}`);

@@ -25,15 +25,20 @@ export interface ReleaseNotesAgentOptions {
   readonly configure?: (builder: AgentBuilder) => AgentBuilder;
 }
 
-/** Builds the showcase agent: a structured `stop` and an approval-gated `write_changelog`. */
-export function buildReleaseNotesAgent(options: ReleaseNotesAgentOptions): Promise<Agent> {
-  const builder = Agent.builder()
-    .llm(options.model)
+/** The showcase agent without model, store and stream: what `agentlog replay --agent` needs. */
+export function releaseNotesBuilder(outputDir: string): AgentBuilder {
+  return Agent.builder()
     .systemPrompt(SYSTEM_PROMPT)
     .withoutDefaultStopTool()
-    .tools([releaseNotesStopTool(), approvalRequired(writeChangelog(options.outputDir))])
+    .tools([releaseNotesStopTool(), approvalRequired(writeChangelog(outputDir))])
     .limit(20)
-    .toolRetryLimit(2)
+    .toolRetryLimit(2);
+}
+
+/** Builds the showcase agent: a structured `stop` and an approval-gated `write_changelog`. */
+export function buildReleaseNotesAgent(options: ReleaseNotesAgentOptions): Promise<Agent> {
+  const builder = releaseNotesBuilder(options.outputDir)
+    .llm(options.model)
     .store(options.store)
     .streamId(options.streamId);
   return (options.configure ? options.configure(builder) : builder).build();

@@ -90,3 +90,21 @@ export function scriptedReleaseSession(): CompletionResponse[] {
 
 /** The Markdown of the draft the reviewer approves in the showcase. */
 export const approvedDraft = secondDraft;
+
+/** The notes the scripted model hands over when the first draft is approved as it is. */
+export const firstDraftNotes: ReleaseNotes = {
+  version: '0.34.0',
+  summary: 'This release adds the opt-in agents-contrib crate.',
+  highlights: [scriptedNotes.highlights[0]!],
+  breaking_changes: [],
+  fixes: [],
+};
+
+/** The model's side when the reviewer approves the first draft. */
+export function scriptedApproveSession(): CompletionResponse[] {
+  const [draft] = scriptedReleaseSession();
+  return [
+    draft!,
+    { toolCalls: [{ id: 'call_stop', name: 'stop', args: JSON.stringify(firstDraftNotes) }] },
+  ];
+}

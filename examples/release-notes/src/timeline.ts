@@ -1,17 +1,61 @@
 import type { AgentBuilder, ToolCall, ToolResult } from '@agentlog/core';
+import type { Reviewer } from './reviewer.js';
+import { noStyle, type Style } from './style.js';
 
 /**
  * Prints the showcase's timeline through hooks, like Swiftide's captured run: `→` when a tool is
  * invoked, `⏸` when it waits for approval, `✓`/`✗` for its result, `■` when it stops the agent.
  */
-export function withTimeline(builder: AgentBuilder, print: (line: string) => void): AgentBuilder {
+export function withTimeline(
+  builder: AgentBuilder,
+  print: (line: string) => void,
+  style: Style = noStyle,
+): AgentBuilder {
+  const seen = new Set<string>();
+  const refused = new Set<string>();
+  let explained = false;
   return builder
-    .beforeTool((_agent, call) => {
+    .beforeTool((agent, call) => {
+      if (agent.state().feedback[call.id]?.feedback.kind === 'refused') refused.add(call.id);
+      const resumed = seen.has(call.id);
+      seen.add(call.id);
       print(`  → ${call.name} ${summarizeArgs(call)}`);
+      if (resumed && !explained) {
+        explained = true;
+        print(
+          style.dim(
+            '    (the decided call resumes: hooks see it twice, once when it asked, once when it ran; HITL-7)',
+          ),
+        );
+      }
     })
     .afterTool((_agent, call, result) => {
-      print(`  ${call.name} ${describeResult(result)}`);
+      // A refused call answers the model with a text output: it did not run.
+      const line =
+        refused.has(call.id) && result.ok && result.output.kind === 'text'
+          ? `  ${call.name} ✗ not run: ${result.output.text}`
+          : `  ${call.name} ${describeResult(result)}`;
+      print(result.ok && result.output.kind === 'feedbackRequired' ? style.yellow(line) : line);
     });
+}
+
+/** The reviewer, printing who decided and their words after each decision. */
+export function announcingDecisions(
+  reviewer: Reviewer,
+  print: (line: string) => void,
+  style: Style = noStyle,
+): Reviewer {
+  return {
+    name: reviewer.name,
+    async review(proposal) {
+      const verdict = await reviewer.review(proposal);
+      if (verdict.kind === 'approve') print(style.green(`  ✓ approved by ${reviewer.name}`));
+      else if (verdict.kind === 'revise') {
+        print(style.red(`  ✗ refused by ${reviewer.name}: ${verdict.feedback}`));
+      } else print(style.red(`  ✗ rejected by ${reviewer.name}`));
+      return verdict;
+    },
+  };
 }
 
 function summarizeArgs(call: ToolCall): string {

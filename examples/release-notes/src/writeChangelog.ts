@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { tool, type Tool } from '@agentlog/core';
 import { z } from 'zod';
@@ -26,7 +26,10 @@ export function writeChangelog(outputDir: string): Tool {
     execute: async ({ markdown }) => {
       const path = join(outputDir, RELEASE_NOTES_FILE);
       await mkdir(dirname(path), { recursive: true });
-      await writeFile(path, markdown.endsWith('\n') ? markdown : `${markdown}\n`);
+      // Written aside and renamed: an interrupted run never leaves a half-written file.
+      const temporary = `${path}.${process.pid}.tmp`;
+      await writeFile(temporary, markdown.endsWith('\n') ? markdown : `${markdown}\n`);
+      await rename(temporary, path);
       return `wrote ${RELEASE_NOTES_FILE}`;
     },
   });

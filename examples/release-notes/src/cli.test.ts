@@ -1,0 +1,163 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { runCli, type CliIo } from './cli.js';
+import { RECORDED_FEEDBACK } from './offlineModel.js';
+import { approvedDraft } from './scriptedSession.js';
+
+async function start(
+  answers: string | NodeJS.ReadableStream,
+  argv: string[] = [],
+  cwd?: string,
+  env: NodeJS.ProcessEnv = {},
+) {
+  const dir = cwd ?? (await mkdtemp(join(tmpdir(), 'agentlog-cli-')));
+  const out: string[] = [];
+  const io: CliIo = {
+    input: typeof answers === 'string' ? Readable.from([answers]) : answers,
+    write: (text) => out.push(text),
+    env,
+    cwd: dir,
+    isTTY: false,
+  };
+  const code = await runCli(['--by', 'ana', ...argv], io);
+  return {
+    code,
+    text: out.join(''),
+    dir,
+    notes: join(dir, '.agentlog/release-notes/RELEASE_NOTES.md'),
+  };
+}
+
+describe('npm start, offline', () => {
+  it('echo y: prints the timeline, writes the first draft, names the stream and its commands', async () => {
+    const { code, text, notes } = await start('y\n');
+    expect(code).toBe(0);
+    for (const line of [
+      '  → write_changelog <6 lines>\n',
+      '  write_changelog ⏸ waiting for approval\n',
+      '── proposed: 6 lines into a new file, RELEASE_NOTES.md\n',
+      'Write these release notes? [y/N] y\n',
+      '  ✓ approved by ana\n',
+      'hooks see it twice, once when it asked, once when it ran; HITL-7',
+      '  write_changelog ✓ wrote RELEASE_NOTES.md\n',
+      '  stop ■ done\n',
+      '0.34.0 — This release adds the opt-in agents-contrib crate.\n',
+      'npx agentlog inspect release-notes-v0.34.0-',
+      '--agent examples/release-notes/dist/agents.js',
+    ]) {
+      expect(text).toContain(line);
+    }
+    expect(text).not.toContain('\x1b[');
+    expect(await readFile(notes, 'utf8')).toContain('# 0.34.0');
+  });
+
+  it('revise then y: the refusal with its words, the second draft written', async () => {
+    const { code, text, notes } = await start(`n\n${RECORDED_FEEDBACK}\ny\n`);
+    expect(code).toBe(0);
+    expect(text).toContain(`  ✗ refused by ana: ${RECORDED_FEEDBACK}\n`);
+    expect(text).toContain('  write_changelog ✗ not run: This tool call was refused\n');
+    expect(text).toContain('  → write_changelog <13 lines>\n');
+    expect(text).toContain('breaking changes (1)');
+    expect(await readFile(notes, 'utf8')).toBe(`${approvedDraft}\n`);
+  });
+
+  it('an empty line rejects: nothing written, and the next run starts a new stream', async () => {
+    const first = await start('n\n\n');
+    expect(first.code).toBe(0);
+    expect(first.text).toContain('  ✗ rejected by ana\n');
+    expect(existsSync(first.notes)).toBe(false);
+    const second = await start('y\n', [], first.dir);
+    expect(second.text).not.toContain('resuming');
+    expect(second.code).toBe(0);
+  });
+
+  it('feedback no recording holds: names the divergence and how to run live', async () => {
+    const { code, text, notes } = await start('n\nAdd a haiku.\n');
+    expect(code).toBe(1);
+    expect(text).toContain('This run left the offline recordings');
+    expect(text).toContain('+ {"role":"user","text":"Add a haiku."}');
+    expect(text).toContain('set OPENAI_API_KEY to run live');
+    expect(existsSync(notes)).toBe(false);
+  });
+
+  it('Ctrl-C at the prompt leaves the stream waiting; the next run resumes it, --new does not', async () => {
+    const terminal = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => terminal });
+    const pending = start(terminal);
+    setTimeout(() => terminal.write('\x03'), 200);
+    const first = await pending;
+    expect(first.code).toBe(130);
+    expect(first.text).toContain('still waits for approval; `npm start` resumes it');
+    const fresh = await start('', ['--new'], first.dir);
+    expect(fresh.text).not.toContain('resuming');
+    const resumed = await start('y\n', [], first.dir);
+    expect(resumed.code).toBe(0);
+    expect(resumed.text).toContain('resuming the unfinished stream release-notes-v0.34.0-');
+    expect(resumed.text).toContain('  write_changelog ✓ wrote RELEASE_NOTES.md\n');
+    expect(await readdir(join(first.dir, '.agentlog/release-notes'))).toEqual(['RELEASE_NOTES.md']);
+  });
+
+  it('--repo --from --to: reads git log between the tags; offline, a history no recording holds diverges', async () => {
+    const repo = await mkdtemp(join(tmpdir(), 'agentlog-repo-'));
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args]);
+    git('init', '-q');
+    git('commit', '-q', '--allow-empty', '-m', 'initial');
+    git('tag', 'v1.0.0');
+    git('commit', '-q', '--allow-empty', '-m', 'feat: a new thing (#2)');
+    git('commit', '-q', '--allow-empty', '-m', 'fix: an old bug (#3)');
+    git('tag', 'v1.1.0');
+    const { code, text } = await start('y\n', [
+      '--repo',
+      repo,
+      '--from',
+      'v1.0.0',
+      '--to',
+      'v1.1.0',
+    ]);
+    expect(text).toContain(`2 commits v1.0.0..v1.1.0 from ${repo}`);
+    expect(text).toContain('fix: an old bug (#3)');
+    expect(text).toContain('set OPENAI_API_KEY to run live');
+    expect(code).toBe(1);
+  });
+
+  it('Ctrl-C with piped input (the abort signal) at the prompt: interrupted, resumable', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'agentlog-cli-'));
+    const interrupt = new AbortController();
+    const out: string[] = [];
+    const pending = runCli(['--by', 'ana'], {
+      input: new PassThrough(),
+      write: (text) => out.push(text),
+      env: {},
+      cwd: dir,
+      isTTY: false,
+      signal: interrupt.signal,
+    });
+    setTimeout(() => interrupt.abort(), 200);
+    expect(await pending).toBe(130);
+    expect(out.join('')).toContain('still waits for approval');
+    const resumed = await start('y\n', [], dir);
+    expect(resumed.text).toContain('resuming the unfinished stream');
+  });
+
+  it('bad input: --repo that is not a git repository, a tag that does not exist', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'agentlog-not-git-'));
+    const notGit = await start('', ['--repo', dir, '--from', 'v1', '--to', 'v2']);
+    expect(notGit.code).toBe(1);
+    expect(notGit.text).toBe(`error: --repo ${dir} is not a git repository\n`);
+    const noTag = await start('', [
+      '--repo',
+      process.cwd(),
+      '--from',
+      'no-such-tag',
+      '--to',
+      'HEAD',
+    ]);
+    expect(noTag.code).toBe(1);
+    expect(noTag.text).toContain('has no tag or commit named no-such-tag');
+  });
+});

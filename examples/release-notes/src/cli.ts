@@ -1,0 +1,312 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { join, relative } from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  pendingDecisions,
+  ToolFeedback,
+  type Agent,
+  type ChatCompletion,
+  type EventStore,
+  type StreamEvent,
+} from '@agentlog/core';
+import { createOpenAiChatCompletion } from '@agentlog/core/openai';
+import { createSqliteEventStore } from '@agentlog/store';
+import { draftReleaseNotes, type Outcome } from './draftReleaseNotes.js';
+import { gitHistory, InputError, sampleHistory, taskFor, type History } from './gitLog.js';
+import {
+  createOfflineModel,
+  RECORDED_FEEDBACK,
+  readRecordings,
+  type OfflineModel,
+} from './offlineModel.js';
+import { buildReleaseNotesAgent } from './releaseNotesAgent.js';
+import { styleFor, type Style } from './style.js';
+import { Interrupted, terminalReviewer } from './terminalReviewer.js';
+import { announcingDecisions, withTimeline } from './timeline.js';
+import { RELEASE_NOTES_FILE } from './writeChangelog.js';
+
+/** Streams of this example start with this, so `npm start` finds its unfinished one. */
+export const STREAM_PREFIX = 'release-notes-';
+
+/** Where the command line runs: real streams in `main.ts`, fakes in tests. */
+export interface CliIo {
+  readonly input: NodeJS.ReadableStream;
+  readonly write: (text: string) => void;
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
+  readonly isTTY: boolean;
+  /** Aborts a run of the agent (Ctrl-C while it runs; at the prompt the reviewer handles it). */
+  readonly signal?: AbortSignal;
+  /** The SQLite file; `.agentlog/agentlog.db` in `cwd` by default. */
+  readonly storePath?: string;
+}
+
+const USAGE = `usage: npm start -- [options]
+  --repo PATH --from TAG --to TAG   draft from \`git log FROM..TO\` of a repository
+                                    (default: the sample history shipped with the example)
+  --out DIR                         where RELEASE_NOTES.md goes (default .agentlog/release-notes/)
+  --by NAME                         the reviewer's name (default $AGENTLOG_USER, else the OS user)
+  --yes                             approve every proposal without asking
+  --new                             start a new stream instead of resuming an unfinished one
+Offline by default, on recorded model answers; set OPENAI_API_KEY (and OPENAI_BASE_URL for a
+gateway, OPENAI_MODEL for the model) to run live.`;
+
+/** Runs the showcase; returns the exit code. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  // The model's streamed text stays on one line until anything else is printed.
+  let streaming = false;
+  const write = (text: string) => {
+    if (streaming) io.write('\n');
+    streaming = false;
+    io.write(text);
+  };
+  const print = (line: string) => write(`${line}\n`);
+  const style = styleFor({ isTTY: io.isTTY }, io.env);
+  let args;
+  try {
+    args = parseArgs({
+      args: [...argv],
+      options: {
+        repo: { type: 'string' },
+        from: { type: 'string' },
+        to: { type: 'string' },
+        out: { type: 'string' },
+        by: { type: 'string' },
+        yes: { type: 'boolean', short: 'y' },
+        new: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }).values;
+  } catch (error) {
+    print(`error: ${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (args.help) {
+    print(USAGE);
+    return 0;
+  }
+  const by = args.by ?? nonEmpty(io.env.AGENTLOG_USER) ?? osUser();
+  const outputDir = args.out ? join(io.cwd, args.out) : join(io.cwd, '.agentlog', 'release-notes');
+  const apiKey = nonEmpty(io.env.OPENAI_API_KEY);
+  const baseURL = nonEmpty(io.env.OPENAI_BASE_URL);
+  const live = apiKey !== undefined;
+
+  let history: History;
+  try {
+    history = await readHistory(args, io.cwd);
+  } catch (error) {
+    if (error instanceof InputError) {
+      print(style.red(`error: ${error.message}`));
+      return 1;
+    }
+    throw error;
+  }
+
+  const storePath = io.storePath ?? join(io.cwd, '.agentlog', 'agentlog.db');
+  const store = createSqliteEventStore({ path: storePath });
+  try {
+    const resumed = args.new ? undefined : await unfinishedStream(store);
+    const streamId = resumed ?? `${STREAM_PREFIX}${history.to}-${Date.now()}`;
+    const done: StreamEvent[] = resumed ? await store.readStream(resumed) : [];
+    let offline: OfflineModel | undefined;
+    let model: ChatCompletion;
+    if (apiKey !== undefined) {
+      model = createOpenAiChatCompletion({
+        model: nonEmpty(io.env.OPENAI_MODEL) ?? 'gpt-4.1-mini',
+        apiKey,
+        ...(baseURL === undefined ? {} : { baseURL }),
+      });
+    } else {
+      offline = createOfflineModel(await readRecordings(), done);
+      model = offline;
+    }
+    const agent = await buildReleaseNotesAgent({
+      model,
+      store,
+      streamId,
+      outputDir,
+      configure: (builder) => withTimeline(builder, print, style),
+    });
+    const reviewer = terminalReviewer({
+      name: by,
+      input: io.input,
+      print,
+      prompt: write,
+      style,
+      yes: args.yes ?? false,
+      ...(io.signal === undefined ? {} : { signal: io.signal }),
+      existingLines: () => existingLines(join(outputDir, RELEASE_NOTES_FILE)),
+      ...(live
+        ? {}
+        : { feedbackHint: `(offline, the recording holds the feedback "${RECORDED_FEEDBACK}")` }),
+    });
+
+    print(
+      style.bold(
+        `agentlog showcase: release notes for ${history.to}, with ${by} in the loop (${
+          live ? 'live, on the OpenAI adapter' : 'offline, on recorded model answers'
+        })`,
+      ),
+    );
+    if (resumed) {
+      print(style.dim(`resuming the unfinished stream ${resumed} (--new starts afresh)`));
+    } else {
+      print(
+        style.dim(
+          `${history.lines.length} commits ${history.from}..${history.to} from ${history.source}`,
+        ),
+      );
+    }
+    print('');
+
+    let outcome: Outcome;
+    try {
+      outcome = await draftReleaseNotes(
+        agent,
+        taskFor(history),
+        announcingDecisions(reviewer, print, style),
+        {
+          resume: resumed !== undefined,
+          run: {
+            ...(io.signal === undefined ? {} : { signal: io.signal }),
+            ...(live
+              ? {
+                  onTextDelta: (delta: string) => {
+                    if (!streaming) io.write(style.dim('  model: '));
+                    streaming = true;
+                    io.write(style.dim(delta));
+                  },
+                }
+              : {}),
+          },
+        },
+      );
+    } catch (error) {
+      const divergence = offline?.divergence();
+      if (error instanceof Interrupted) {
+        print(
+          style.yellow(
+            `\n■ interrupted: ${streamId} still waits for approval; \`npm start\` resumes it, \`npm start -- --new\` starts afresh`,
+          ),
+        );
+        return 130;
+      }
+      if (divergence) {
+        print(style.red(`\n✗ ${divergence.message}`));
+        return 1;
+      }
+      if (io.signal?.aborted) {
+        print(
+          style.yellow(`\n■ interrupted while the agent ran; the events so far are in ${streamId}`),
+        );
+        return 130;
+      }
+      throw error;
+    } finally {
+      reviewer.close();
+    }
+    const divergence = offline?.divergence();
+    if (divergence) {
+      print(style.red(`\n✗ ${divergence.message}`));
+      return 1;
+    }
+
+    const file = relative(io.cwd, join(outputDir, RELEASE_NOTES_FILE)) || RELEASE_NOTES_FILE;
+    if (outcome.kind === 'written') {
+      print(style.green(`  ✓ wrote ${file}`));
+      if (outcome.notes) printNotes(outcome.notes, print, style);
+    } else {
+      await closeRejected(agent, by);
+      print(style.red(`  ✗ nothing written: ${by} rejected the notes`));
+    }
+    printCommands(streamId, storePath, io.cwd, print, style);
+    return 0;
+  } finally {
+    store.close();
+  }
+}
+
+async function readHistory(
+  args: { repo?: string; from?: string; to?: string },
+  cwd: string,
+): Promise<History> {
+  if (args.repo === undefined) {
+    if (args.from !== undefined || args.to !== undefined) {
+      throw new InputError('--from and --to need --repo PATH');
+    }
+    return sampleHistory();
+  }
+  if (args.from === undefined || args.to === undefined) {
+    throw new InputError('--repo needs --from TAG and --to TAG');
+  }
+  return gitHistory(args.repo, args.from, args.to, cwd);
+}
+
+/** The last stream of this example that still waits for a decision. */
+async function unfinishedStream(store: EventStore): Promise<string | undefined> {
+  const streamIds = (await store.listStreams()).filter((id) => id.startsWith(STREAM_PREFIX));
+  const waiting = await pendingDecisions(store, { streamIds });
+  return waiting.at(-1)?.streamId;
+}
+
+/** A rejection is recorded as a refusal, so the stream is not resumed as unfinished. */
+async function closeRejected(agent: Agent, by: string): Promise<void> {
+  for (const { toolCall } of agent.pendingFeedback()) {
+    await agent
+      .context()
+      .feedbackReceived(toolCall, ToolFeedback.refused(), { by, note: 'rejected' });
+  }
+}
+
+function printNotes(
+  notes: NonNullable<Extract<Outcome, { kind: 'written' }>['notes']>,
+  print: (line: string) => void,
+  style: Style,
+): void {
+  print(`\n${style.bold(`${notes.version} — ${notes.summary}`)}`);
+  for (const [label, items] of [
+    ['highlights', notes.highlights],
+    ['breaking changes', notes.breaking_changes],
+    ['fixes', notes.fixes],
+  ] as const) {
+    print(`  ${label} (${items.length})`);
+    for (const item of items) print(`    • ${item.title} [${item.references.join(', ')}]`);
+  }
+  print('');
+}
+
+function printCommands(
+  streamId: string,
+  storePath: string,
+  cwd: string,
+  print: (line: string) => void,
+  style: Style,
+): void {
+  const db = relative(cwd, storePath);
+  print(`\nstream ${streamId} in ${db}`);
+  print(style.dim(`  npx agentlog inspect ${streamId} --store ${db}`));
+  print(style.dim(`  npx agentlog report ${streamId} --store ${db} --html audit.html`));
+  print(
+    style.dim(
+      `  npx agentlog replay ${streamId} --store ${db} --agent examples/release-notes/dist/agents.js`,
+    ),
+  );
+}
+
+function existingLines(path: string): number | undefined {
+  if (!existsSync(path)) return undefined;
+  return readFileSync(path, 'utf8').replace(/\n+$/, '').split('\n').length;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value;
+}
+
+function osUser(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return 'maintainer';
+  }
+}

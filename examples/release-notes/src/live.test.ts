@@ -1,0 +1,91 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './cli.js';
+import { firstDraftNotes } from './scriptedSession.js';
+
+// Live mode against a local server in the shape of OpenAI's streamed chat completions (written
+// by hand): the model's text is printed as it arrives, the run goes through the real adapter.
+
+const markdown = '# 0.34.0\n\n- Agent tools in `agents-contrib` (#1207)';
+const answers = [
+  {
+    text: ['Here is ', 'a draft.'],
+    call: { id: 'c1', name: 'write_changelog', args: { markdown } },
+  },
+  { text: [], call: { id: 'c2', name: 'stop', args: firstDraftNotes } },
+];
+
+let server: Server;
+let baseURL = '';
+const seen: { authorization?: string; stream?: boolean }[] = [];
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (part: Buffer) => (body += part.toString()));
+    request.on('end', () => {
+      const { messages, stream } = JSON.parse(body) as {
+        messages: { role: string }[];
+        stream?: boolean;
+      };
+      const authorization = request.headers.authorization;
+      seen.push({
+        ...(authorization === undefined ? {} : { authorization }),
+        ...(stream === undefined ? {} : { stream }),
+      });
+      const answer = answers[messages.some((m) => m.role === 'tool') ? 1 : 0]!;
+      const chunk = (delta: unknown, finish_reason: string | null = null) =>
+        `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason }] })}\n\n`;
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write(chunk({ role: 'assistant', content: null }));
+      for (const piece of answer.text) response.write(chunk({ content: piece }));
+      response.write(
+        chunk({
+          tool_calls: [
+            {
+              index: 0,
+              id: answer.call.id,
+              type: 'function',
+              function: { name: answer.call.name, arguments: JSON.stringify(answer.call.args) },
+            },
+          ],
+        }),
+      );
+      response.write(chunk({}, 'tool_calls'));
+      response.end('data: [DONE]\n\n');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+describe('npm start, live', () => {
+  it('with OPENAI_API_KEY and OPENAI_BASE_URL: the OpenAI adapter, its text streamed as it arrives', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'agentlog-live-'));
+    const out: string[] = [];
+    const code = await runCli(['--by', 'ana'], {
+      input: Readable.from(['y\n']),
+      write: (text) => out.push(text),
+      env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: baseURL },
+      cwd,
+      isTTY: false,
+    });
+    const text = out.join('');
+    expect(code, text).toBe(0);
+    expect(text).toContain('(live, on the OpenAI adapter)');
+    expect(out).toContain('Here is ');
+    expect(text).toContain('  model: Here is a draft.\n');
+    expect(text).toContain('  ✓ approved by ana\n');
+    expect(seen[0]).toEqual({ authorization: 'Bearer sk-test', stream: true });
+    expect(await readFile(join(cwd, '.agentlog/release-notes/RELEASE_NOTES.md'), 'utf8')).toBe(
+      `${markdown}\n`,
+    );
+  });
+});
