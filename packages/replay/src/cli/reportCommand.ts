@@ -5,7 +5,7 @@ import { CliError } from './cliError.js';
 import { loadStream } from './loadStream.js';
 import { maskForDisplay, maskOutput } from './maskForDisplay.js';
 import { parseCommandArgs } from './parseCommandArgs.js';
-import { renderReport } from './renderReport.js';
+import { renderReport } from './report/renderReport.js';
 import { storeHelp } from './storeHelp.js';
 
 const help = `Usage: agentlog report <stream|file.jsonl> --html <file> [--store <where>]
