@@ -114,7 +114,9 @@ describe('agentlog report', () => {
     expect(text).toContain('Stream HITL-9-refund-with-payload');
     expect(text).toContain('Stopped: noNewMessages (assistantAnswered)');
     expect(text).toContain('Refunded 2500 cents for order A-17');
-    expect(text).toMatch(/lead 2026-11-30T09:00:08.000Z #8 issue_refund r1 .* ✓ approved/);
+    expect(text).toMatch(
+      /lead 2026-11-30 09:00:08 UTC #8 issue_refund r1 amount_cents: 10000, order_id: "A-17" .* ✓ approved/,
+    );
     expect(text).toContain('"amount_cents": 10000');
     expect(text).toContain('user Refund order A-17');
     // The decisions come right after the outcome, before everything else.

@@ -1,3 +1,4 @@
+import { compactJson, oneLine, quoted } from '../summarizeArgs.js';
 import { diffLines } from './diffLines.js';
 import { markup, type SafeHtml } from './html.js';
 
@@ -87,4 +88,26 @@ export function revisionDiff(before: string | undefined, after: string | undefin
   return blocks.length === 0
     ? markup`<p class="meta">Same arguments as the refused call.</p>`
     : markup`${blocks}`;
+}
+
+/**
+ * A one-line summary of tool-call arguments: `key: value` per field, a draft as `<N lines>`,
+ * long values cut with `…`, the whole cut to `max` characters.
+ */
+export function argsSummary(args: string | undefined, max = 80): string {
+  if (args === undefined || args.trim() === '') return '(no arguments)';
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(args);
+  } catch {
+    return oneLine(args, max);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    return compactJson(parsed, max);
+  const fields = Object.entries(parsed as Record<string, unknown>).map(([key, value]) => {
+    if (typeof value === 'string')
+      return `${key}: ${isDraft(value) ? `<${value.split('\n').length} lines>` : quoted(value, 30)}`;
+    return `${key}: ${compactJson(value, 30)}`;
+  });
+  return fields.length === 0 ? '{}' : oneLine(fields.join(', '), max);
 }

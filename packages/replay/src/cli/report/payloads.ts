@@ -1,4 +1,4 @@
-import type { JsonValue } from '@agentlog/core';
+import { canonicalJson, type JsonValue } from '@agentlog/core';
 import { compactJson } from '../summarizeArgs.js';
 import { markup, type SafeHtml } from './html.js';
 
@@ -10,10 +10,15 @@ import { markup, type SafeHtml } from './html.js';
 export class PayloadShelf {
   readonly #places = new Map<string, string>();
 
+  /** Where the page already shows `value` as a payload (key order aside), if it does. */
+  placeOf(value: unknown): string | undefined {
+    return value === undefined ? undefined : this.#places.get(canonicalJson(value));
+  }
+
   /** The payload folded, or a pointer to its first place; `place` names where this one is. */
   show(payload: JsonValue | undefined, label: string, place: string): SafeHtml {
     if (payload === undefined) return markup``;
-    const key = JSON.stringify(payload);
+    const key = canonicalJson(payload);
     const first = this.#places.get(key);
     if (first !== undefined)
       return markup`<p class="meta payload-ref">${label}: the payload shown in ${first}</p>`;

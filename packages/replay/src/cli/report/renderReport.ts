@@ -25,7 +25,7 @@ header { margin-bottom: .5rem; } .meta, time, .rev { color: #57606a; } .rev, cod
 .outcome { padding: .4rem .75rem; background: #f6f8fa; border-left: 4px solid #8250df; } .outcome p { margin: .2rem 0; } .stop { font-size: 1.05rem; }
 pre { white-space: pre-wrap; word-break: break-word; background: #f6f8fa; padding: .4rem .6rem; margin: .25rem 0; border-radius: 4px; }
 table { border-collapse: collapse; width: 100%; } th, td { border: 1px solid #d0d7de; padding: .25rem .45rem; vertical-align: top; text-align: left; }
-th { background: #f6f8fa; } td.by { font-weight: bold; } td.note { white-space: pre-wrap; }
+th { background: #f6f8fa; } td.by { font-weight: bold; } td.when { white-space: nowrap; } td.note { white-space: pre-wrap; }
 summary { cursor: pointer; } details pre { margin-left: 1rem; }
 .status { font-weight: bold; white-space: nowrap; } .approved, .completed { color: #1a7f37; } .refused, .failed { color: #cf222e; }
 .waiting, .ambiguous, .warn { color: #9a6700; } .started, .open { color: #57606a; }

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   Agent,
@@ -198,9 +200,12 @@ describe('the sections', () => {
     const rows = html.split('<tr class="decision-row">').slice(1).map(textOf);
     expect(rows).toHaveLength(2);
     const refusal = loaded.events.find((event) => event.type === 'FeedbackReceived')!;
-    expect(rows[0]).toContain(`ana ${refusal.metadata.at}`);
+    expect(rows[0]).toContain(
+      `ana ${refusal.metadata.at.slice(0, 10)} ${refusal.metadata.at.slice(11, 19)} UTC`,
+    );
+    expect(html).toContain(`<time datetime="${refusal.metadata.at}">`);
     expect(rows[0]).toContain('write_changelog w1');
-    expect(rows[0]).toContain('<5 lines>');
+    expect(rows[0]).toContain('text: <5 lines>, version: "1.0"');
     expect(rows[0]).toContain('✗ refused no breaking change in 1.0');
     expect(rows[1]).toMatch(/^bo .* write_changelog w2 .* ✓ approved$/);
     // The full draft is in a folded <details>, as text.
@@ -251,6 +256,25 @@ describe('the sections', () => {
       const glyphs = new Set(html.replace(/[\x00-\x7f]/g, ''));
       for (const glyph of glyphs) expect('✓✗→■▶⚠·–—…').toContain(glyph);
     }
+  });
+
+  it('shows a stop payload once (it used to be repeated four times): STOP-2', () => {
+    const file = resolve(
+      import.meta.dirname,
+      '../../../../../fixtures/sessions/STOP-2-stop-with-schema.jsonl',
+    );
+    const stored = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as object);
+    const { events, state } = foldStream(stored as Parameters<typeof foldStream>[0]);
+    const html = renderReport({ streamId: 'STOP-2', source: file, events, state });
+    expect(html.match(/<details class="payload"/g)).toHaveLength(1);
+    expect(html.match(/&quot;highlights&quot;: \[\n    &quot;perl&quot;\n  \]/g)).toHaveLength(1);
+    expect(textOf(html)).toContain('Result: {"highlights":["perl"],"version":"0.34.0"}');
+    expect(textOf(html)).toContain('stop Payload: the payload shown in the outcome');
+    // The stop tool's arguments are its payload: folded, not shown open a second time.
+    expect(html).not.toMatch(/<details class="args" open/);
   });
 
   it('puts its style sheet in the page unchanged: it has nothing the template escapes', () => {

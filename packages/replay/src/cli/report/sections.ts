@@ -1,7 +1,7 @@
 import type { AgentEvent, AgentState, ChatMessage, ToolOutput } from '@agentlog/core';
 import { clockTime, oneLine, quoted, summarizeArgs } from '../summarizeArgs.js';
 import type { AuditCall, AuditModel, AuditStatus, AuditStep } from './auditModel.js';
-import { argsView, revisionDiff } from './drafts.js';
+import { argsSummary, argsView, revisionDiff } from './drafts.js';
 import { markup, type SafeHtml } from './html.js';
 import type { PayloadShelf } from './payloads.js';
 
@@ -40,6 +40,12 @@ export function formatDuration(ms: number | undefined): string {
     return `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, '0')} s`;
   const minutes = Math.round(seconds / 60);
   return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;
+}
+
+/** `2026-12-01 10:00:12 UTC` for an ISO time in UTC; any other text as it is. */
+export function readableTime(iso: string): string {
+  const match = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d:\d\d)(\.\d+)?Z$/.exec(iso);
+  return match === null ? iso : `${match[1]} ${match[2]} UTC`;
 }
 
 const callRef = (name: string | undefined, id: string) =>
@@ -108,20 +114,21 @@ export function decisionsSection(model: AuditModel, shelf: PayloadShelf): SafeHt
     </section>`;
   const rows = model.decisions.map(({ event, toolCall }) => {
     const { toolCallId, feedback, by, note } = event.data;
-    const summary = summarizeArgs(toolCall?.args, 50);
+    const summary = argsSummary(toolCall?.args, 70);
     const decision =
       feedback.kind === 'approved'
         ? markup`<span class="status approved">✓ approved</span>`
         : markup`<span class="status refused">✗ refused</span>`;
     return markup`<tr class="decision-row">
       <td class="by">${by ?? '(not recorded)'}</td>
-      <td>
-        <time>${event.metadata.at}</time> <span class="rev">#${event.metadata.revision}</span>
+      <td class="when">
+        <time datetime="${event.metadata.at}">${readableTime(event.metadata.at)}</time>
+        <span class="rev">#${event.metadata.revision}</span>
       </td>
       <td>${callRef(toolCall?.name, toolCallId)}</td>
       <td>
         <details class="args">
-          <summary><code>${summary === '' ? '(no arguments)' : summary}</code></summary>
+          <summary><code>${summary}</code></summary>
           ${argsView(toolCall?.args)}
         </details>
       </td>
@@ -207,6 +214,8 @@ function callView(call: AuditCall, shelf: PayloadShelf): SafeHtml {
       (outcome.output.kind === 'stop' || outcome.output.kind === 'agentFailed'),
   );
   const unfold = revises === undefined && !stops;
+  // A stop tool whose payload is its arguments: they are shown once, as that payload.
+  const samePayload = stops ? shelf.placeOf(parsedArgs(toolCall.args)) : undefined;
   return markup`<article class="tool-call" id="call-${toolCall.id}">
     <h3>
       ${callRef(toolCall.name, toolCall.id)} ${statusMark(call.status)}
@@ -222,10 +231,14 @@ function callView(call: AuditCall, shelf: PayloadShelf): SafeHtml {
         ${revisionDiff(revises.toolCall.args, toolCall.args)}
       </div>`
     }
-    <details class="args" ${unfold && markup`open`}>
-      <summary>Arguments <code>${summarizeArgs(toolCall.args, 60)}</code></summary>
-      ${argsView(toolCall.args)}
-    </details>
+    ${
+      samePayload === undefined
+        ? markup`<details class="args" ${unfold && markup`open`}>
+            <summary>Arguments <code>${argsSummary(toolCall.args, 90)}</code></summary>
+            ${argsView(toolCall.args)}
+          </details>`
+        : markup`<p class="meta payload-ref">Arguments: the payload shown in ${samePayload}</p>`
+    }
     ${shelf.show(call.requestPayload, 'Approval request', place(call))}${
       decided.length > 0 &&
       markup`<ul class="decided">
@@ -238,6 +251,14 @@ function callView(call: AuditCall, shelf: PayloadShelf): SafeHtml {
       </ul>`
     }
   </article>`;
+}
+
+function parsedArgs(args: string | undefined): unknown {
+  try {
+    return args === undefined ? undefined : JSON.parse(args);
+  } catch {
+    return undefined;
+  }
 }
 
 const place = (call: AuditCall) => `tool call ${call.toolCall.id}`;
