@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -275,6 +275,43 @@ describe('the sections', () => {
     expect(textOf(html)).toContain('stop Payload: the payload shown in the outcome');
     // The stop tool's arguments are its payload: folded, not shown open a second time.
     expect(html).not.toMatch(/<details class="args" open/);
+  });
+
+  it('renders every fixture session: known glyphs only, each payload folded once, no script', () => {
+    const dir = resolve(import.meta.dirname, '../../../../../fixtures/sessions');
+    const files = readdirSync(dir).filter((name) => name.endsWith('.jsonl'));
+    expect(files.length).toBeGreaterThan(10);
+    for (const name of files) {
+      const lines = readFileSync(resolve(dir, name), 'utf8').trim().split('\n');
+      const stored = lines.map((line) => JSON.parse(line) as object);
+      const { events, state } = foldStream(stored as Parameters<typeof foldStream>[0]);
+      const html = renderReport({ streamId: name, source: name, events, state });
+      expect(html, name).not.toMatch(/<script|<link|<img|<iframe|src=|href=|@import|url\(/i);
+      expect(html.indexOf('id="decisions"'), name).toBeLessThan(html.indexOf('id="tool-calls"'));
+      for (const glyph of new Set(html.replace(/[\x00-\x7f]/g, '')))
+        expect('✓✗→■▶⚠·–—…', `${name}: ${glyph}`).toContain(glyph);
+      const folded = [...html.matchAll(/<details class="payload">[\s\S]*?<pre>([\s\S]*?)<\/pre>/g)];
+      const bodies = folded.map((match) => match[1]);
+      expect(new Set(bodies).size, name).toBe(bodies.length);
+    }
+  });
+
+  it('says when a decision was recorded but the call has not run: HITL-5', () => {
+    const file = resolve(
+      import.meta.dirname,
+      '../../../../../fixtures/sessions/HITL-5-shadowed-approval.jsonl',
+    );
+    const stored = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as object);
+    const { events, state } = foldStream(stored as Parameters<typeof foldStream>[0]);
+    const html = renderReport({ streamId: 'HITL-5', source: file, events, state });
+    const g1 = textOf(html.slice(html.indexOf('id="call-g1"'), html.indexOf('id="call-e1"')));
+    expect(g1).toContain('guess_a_number g1 ✓ approved (not run yet)');
+    expect(g1).toContain(
+      'decision recorded, not yet read by the tool · approval shadowed by a sibling (HITL-5)',
+    );
   });
 
   it('puts its style sheet in the page unchanged: it has nothing the template escapes', () => {

@@ -2,7 +2,7 @@ import type { AgentEvent, AgentState, ChatMessage, ToolOutput } from '@agentlog/
 import { clockTime, oneLine, quoted, summarizeArgs } from '../summarizeArgs.js';
 import type { AuditCall, AuditModel, AuditStatus, AuditStep } from './auditModel.js';
 import { argsSummary, argsView, revisionDiff } from './drafts.js';
-import { markup, type SafeHtml } from './html.js';
+import { joinHtml, markup, type SafeHtml } from './html.js';
 import type { PayloadShelf } from './payloads.js';
 
 /**
@@ -22,9 +22,14 @@ const statusMarks: Record<AuditStatus, SafeHtml> = {
   open: markup`<span class="status open">· not started</span>`,
 };
 
-/** The mark of a status: a glyph or CSS mark plus the word, so it reads without colour. */
-export function statusMark(status: AuditStatus): SafeHtml {
-  return statusMarks[status];
+/**
+ * The mark of a status: a glyph or CSS mark plus the word, so it reads without colour. A decision
+ * no invocation has read yet says so: the call was decided on but has not run.
+ */
+export function statusMark(status: AuditStatus, decisionPending = false): SafeHtml {
+  return decisionPending && (status === 'approved' || status === 'refused')
+    ? markup`${statusMarks[status]} <span class="status waiting">(not run yet)</span>`
+    : statusMarks[status];
 }
 
 const at = (event: AgentEvent) =>
@@ -218,10 +223,10 @@ function callView(call: AuditCall, shelf: PayloadShelf): SafeHtml {
   const samePayload = stops ? shelf.placeOf(parsedArgs(toolCall.args)) : undefined;
   return markup`<article class="tool-call" id="call-${toolCall.id}">
     <h3>
-      ${callRef(toolCall.name, toolCall.id)} ${statusMark(call.status)}
+      ${callRef(toolCall.name, toolCall.id)} ${statusMark(call.status, call.decisionPending)}
       <span class="meta">${call.invocations} invocation(s)</span>
     </h3>
-    ${notes.length > 0 && markup`<p>${notes}</p>`}${
+    ${notes.length > 0 && markup`<p>${joinHtml(notes, markup` · `)}</p>`}${
       revises !== undefined &&
       markup`<div class="revision">
         <p>
