@@ -240,15 +240,13 @@ async function inChromium(
   let buffered = '';
   let lastId = 0;
   const replies = new Map<number, (message: CdpMessage) => void>();
-  const events: Array<(message: CdpMessage) => void> = [];
   fromBrowser.on('data', (chunk: Buffer) => {
     buffered += chunk.toString('utf8');
     for (let end = buffered.indexOf('\0'); end >= 0; end = buffered.indexOf('\0')) {
       const message = JSON.parse(buffered.slice(0, end)) as CdpMessage;
       buffered = buffered.slice(end + 1);
-      const reply = message.id === undefined ? undefined : replies.get(message.id);
-      if (reply !== undefined) reply(message);
-      else events.forEach((listener) => listener(message));
+      // Replies only; the protocol's events are not needed.
+      if (message.id !== undefined) replies.get(message.id)?.(message);
     }
   });
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
@@ -272,25 +270,24 @@ async function inChromium(
       targetId: target.targetId,
       flatten: true,
     })) as { sessionId: string };
-    await send('Page.enable', {}, sessionId);
     await send(
       'Emulation.setDeviceMetricsOverride',
       { width: view.width, height: view.height, deviceScaleFactor: 1, mobile: false },
       sessionId,
     );
-    const loaded = new Promise<void>((done) =>
-      events.push((message) => {
-        if (message.method === 'Page.loadEventFired' && message.sessionId === sessionId) done();
-      }),
-    );
-    await send('Page.navigate', { url }, sessionId);
-    await loaded;
     const evaluate = async (expression: string) =>
       (
         (await send('Runtime.evaluate', { expression, returnByValue: true }, sessionId)) as {
           result: { value: string };
         }
       ).result.value;
+    await send('Page.navigate', { url }, sessionId);
+    // Wait until the report itself has loaded (a load event may still be about:blank's).
+    const ready = `String(location.href === ${JSON.stringify(url)} && document.readyState === 'complete')`;
+    for (let tries = 0; (await evaluate(ready)) !== 'true'; tries++) {
+      if (tries > 200) throw new Error(`Chromium did not load ${url}`);
+      await new Promise((done) => setTimeout(done, 50));
+    }
     const facts = JSON.parse(await evaluate(probe)) as PageFacts;
     if (view.screenshot !== undefined) {
       const shot = (await send('Page.captureScreenshot', { format: 'png' }, sessionId)) as {
@@ -316,7 +313,8 @@ async function inChromium(
   } finally {
     child.kill();
     await exited;
-    rmSync(profile, { recursive: true, force: true });
+    // Chromium's helper processes may still write to the profile for a moment after it exits.
+    rmSync(profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
   }
 }
 
