@@ -57,6 +57,8 @@ export interface AuditStep {
   readonly usage?: CompletionUsage;
   /** Milliseconds from this answer to the next one (or to the last event); undefined without times. */
   readonly durationMs?: number;
+  /** The part of `durationMs` the agent was stopped (from a stop to the next event, e.g. a decision). */
+  readonly stoppedMs?: number;
 }
 
 /** The stream read for the audit page. */
@@ -70,6 +72,7 @@ export interface AuditModel {
     readonly steps: number;
     readonly usage?: CompletionUsage;
     readonly durationMs?: number;
+    readonly stoppedMs?: number;
   };
 }
 
@@ -83,6 +86,22 @@ const between = (from: AgentEvent | undefined, to: AgentEvent | undefined) => {
   const end = time(to);
   return start === undefined || end === undefined ? undefined : Math.max(0, end - start);
 };
+
+/** The time the agent spent stopped among `events[from..to)`: each stop to the event after it. */
+function stoppedBetween(
+  events: readonly AgentEvent[],
+  from: number,
+  to: number,
+): number | undefined {
+  let total = 0;
+  for (let index = from; index < to; index++) {
+    if (events[index]?.type !== 'AgentStopped' || index + 1 >= events.length) continue;
+    const gap = between(events[index], events[index + 1]);
+    if (gap === undefined) return undefined;
+    total += gap;
+  }
+  return total;
+}
 
 /** Reads the calls, decisions and steps of a folded stream. */
 export function auditModel({ events, state }: LoadedStream): AuditModel {
@@ -162,9 +181,11 @@ export function auditModel({ events, state }: LoadedStream): AuditModel {
       first,
       starts[index + 1] === undefined ? events.at(-1) : events[end],
     );
+    const stoppedMs = stoppedBetween(events, start, end);
     return {
       index: index + 1,
       events: events.slice(start, end),
+      ...(stoppedMs === undefined || stoppedMs === 0 ? {} : { stoppedMs }),
       ...(response?.model === undefined ? {} : { model: response.model }),
       ...(response?.usage === undefined ? {} : { usage: response.usage }),
       ...(durationMs === undefined ? {} : { durationMs }),
@@ -180,6 +201,7 @@ export function auditModel({ events, state }: LoadedStream): AuditModel {
           totalTokens: sum.totalTokens + next.totalTokens,
         }));
   const durationMs = between(events[0], events.at(-1));
+  const stoppedMs = stoppedBetween(events, 0, events.length);
   return {
     calls,
     decisions,
@@ -189,6 +211,7 @@ export function auditModel({ events, state }: LoadedStream): AuditModel {
       steps: steps.length,
       ...(usage === undefined ? {} : { usage }),
       ...(durationMs === undefined ? {} : { durationMs }),
+      ...(stoppedMs === undefined || stoppedMs === 0 ? {} : { stoppedMs }),
     },
   };
 }

@@ -178,6 +178,8 @@ describe('the audit model', () => {
       ['gpt-test-1', 205],
     ]);
     expect(model.steps.every((step) => (step.durationMs ?? 0) >= 1000)).toBe(true);
+    // Steps 1 and 2 stop for a decision: the time from the stop to the decision is the wait.
+    expect(model.steps.map((step) => step.stoppedMs)).toEqual([1000, 1000, undefined]);
     expect(model.totals).toMatchObject({
       steps: 3,
       usage: { promptTokens: 450, completionTokens: 50, totalTokens: 500 },
@@ -185,7 +187,9 @@ describe('the audit model', () => {
     const html = timelineSection(model).toString();
     expect(textOf(html)).toContain('Totals: 3 step(s)');
     expect(textOf(html)).toContain('500 tokens (450 prompt + 50 completion)');
-    expect(textOf(html)).toMatch(/Step 1 · [\d.]+ s · gpt-test-1 · 120 tokens/);
+    expect(textOf(html)).toMatch(
+      /Step 1 · [\d.]+ s \(1.00 s of it stopped\) · gpt-test-1 · 120 tokens/,
+    );
   });
 });
 

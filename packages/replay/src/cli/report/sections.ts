@@ -393,6 +393,10 @@ const tokens = (usage: AuditStep['usage']) =>
     ? 'tokens not reported'
     : `${usage.totalTokens} tokens (${usage.promptTokens} prompt + ${usage.completionTokens} completion)`;
 
+/** ` (3.00 s of it stopped)`: the time the agent waited, stopped, for a person or a new run. */
+const stopped = (ms: number | undefined) =>
+  ms === undefined ? '' : ` (${formatDuration(ms)} of it stopped)`;
+
 /** The steps (model answer to next answer): duration, model, tokens, events; and the run totals. */
 export function timelineSection(model: AuditModel): SafeHtml {
   const { totals } = model;
@@ -402,7 +406,7 @@ export function timelineSection(model: AuditModel): SafeHtml {
         <h3>
           Step ${step.index}
           <span class="meta"
-            >· ${formatDuration(step.durationMs)} · ${step.model ?? 'model not reported'} ·
+            >· ${formatDuration(step.durationMs)}${stopped(step.stoppedMs)} · ${step.model ?? 'model not reported'} ·
             ${tokens(step.usage)}</span
           >
         </h3>
@@ -412,7 +416,7 @@ export function timelineSection(model: AuditModel): SafeHtml {
   return markup`<section id="timeline">
     <h2>Timeline</h2>
     <p class="totals">
-      Totals: <b>${totals.steps}</b> step(s) · <b>${formatDuration(totals.durationMs)}</b> ·
+      Totals: <b>${totals.steps}</b> step(s) · <b>${formatDuration(totals.durationMs)}</b>${stopped(totals.stoppedMs)} ·
       <b>${tokens(totals.usage)}</b>
     </p>
     ${
