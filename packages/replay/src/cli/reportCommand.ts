@@ -5,16 +5,20 @@ import { CliError } from './cliError.js';
 import { loadStream } from './loadStream.js';
 import { maskForDisplay, maskOutput } from './maskForDisplay.js';
 import { parseCommandArgs } from './parseCommandArgs.js';
-import { renderReport } from './renderReport.js';
+import { renderReport } from './report/renderReport.js';
 import { storeHelp } from './storeHelp.js';
 
 const help = `Usage: agentlog report <stream|file.jsonl> --html <file> [--store <where>]
 
-Writes a self-contained HTML audit page of a stream: the stream id and final stop reason, the
-timeline, the messages (system, user, assistant, tool), each tool call with its arguments and
-outputs, every approval or refusal with its author, note and time, the warnings and the stops.
-The page has inline CSS only: no script, nothing loaded from elsewhere. API keys (sk-…), bearer
-tokens and secret fields (apiKey, authorization, password, token, …) show as [redacted].
+Writes a self-contained HTML audit page of a stream. At the top: the outcome (stop reason, cause,
+and a tool's stop payload) and a table of every decision (who, when, on which call, with which
+arguments, approved or refused, the note). Then each tool call with its status (refused,
+approved, completed, failed, waiting, ambiguous), its arguments (Markdown or multi-line drafts as
+text; a revised draft as a line diff against the refused one) and outputs; the timeline per
+model step with its duration, model and tokens, and the run totals; the conversation, warnings
+and stops. Each payload is shown once, folded. Inline CSS only: no script, nothing loaded from
+elsewhere. API keys (sk-…), bearer tokens and secret fields (apiKey, authorization, password,
+token, …) show as [redacted].
 
 Options:
   --html <file>     where to write the page (its folder is created)
