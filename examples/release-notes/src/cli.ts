@@ -1,8 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
+  isAgentlogError,
   pendingDecisions,
   ToolFeedback,
   type Agent,
@@ -11,7 +13,7 @@ import {
   type StreamEvent,
 } from '@agentlog/core';
 import { createOpenAiChatCompletion } from '@agentlog/core/openai';
-import { createSqliteEventStore } from '@agentlog/store';
+import { createSqliteEventStore, writeJsonl } from '@agentlog/store';
 import { draftReleaseNotes, type Outcome } from './draftReleaseNotes.js';
 import { gitHistory, InputError, sampleHistory, taskFor, type History } from './gitLog.js';
 import {
@@ -49,6 +51,8 @@ const USAGE = `usage: npm start -- [options]
   --by NAME                         the reviewer's name (default $AGENTLOG_USER, else the OS user)
   --yes                             approve every proposal without asking
   --new                             start a new stream instead of resuming an unfinished one
+  --record FILE                     live only: save the run as a JSONL fixture, with its provenance
+                                    in FILE.provenance.json (the key is never written)
 Offline by default, on recorded model answers; set OPENAI_API_KEY (and OPENAI_BASE_URL for a
 gateway, OPENAI_MODEL for the model) to run live.`;
 
@@ -75,6 +79,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         by: { type: 'string' },
         yes: { type: 'boolean', short: 'y' },
         new: { type: 'boolean' },
+        record: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -91,6 +96,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const apiKey = nonEmpty(io.env.OPENAI_API_KEY);
   const baseURL = nonEmpty(io.env.OPENAI_BASE_URL);
   const live = apiKey !== undefined;
+  if (args.record !== undefined && !live) {
+    print(
+      style.red(
+        'error: --record saves a live run: set OPENAI_API_KEY (offline runs replay a recording)',
+      ),
+    );
+    return 2;
+  }
 
   let history: History;
   try {
@@ -202,6 +215,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         );
         return 130;
       }
+      if (isAgentlogError(error)) {
+        // A live failure (a refused key, a gateway that answers HTML, a model that never calls
+        // stop) is one clear line; the stream keeps every event so far.
+        print(style.red(`\n✗ ${failureText(error)}`));
+        print(
+          style.dim(`  the events so far are in ${streamId}; inspect it with the commands below`),
+        );
+        printCommands(streamId, storePath, io.cwd, print, style);
+        return 1;
+      }
       throw error;
     } finally {
       reviewer.close();
@@ -219,6 +242,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     } else {
       await closeRejected(agent, by);
       print(style.red(`  ✗ nothing written: ${by} rejected the notes`));
+    }
+    if (args.record !== undefined) {
+      const recorded = await recordSession(store, streamId, args.record, io.cwd, {
+        model: nonEmpty(io.env.OPENAI_MODEL) ?? 'gpt-4.1-mini',
+        ...(baseURL === undefined ? {} : { baseURL }),
+      });
+      print(style.green(`  ✓ recorded the session in ${relative(io.cwd, recorded) || recorded}`));
     }
     printCommands(streamId, storePath, io.cwd, print, style);
     return 0;
@@ -309,4 +339,44 @@ function osUser(): string {
   } catch {
     return 'maintainer';
   }
+}
+
+/** A live failure in words a person acts on. */
+function failureText(error: { code: string; message: string; kind?: unknown }): string {
+  switch (error.kind) {
+    case 'authentication':
+      return `the API key was refused: set a valid OPENAI_API_KEY (${error.message})`;
+    case 'badResponse':
+    case 'serverError':
+      return `the model's endpoint did not answer with a chat completion: ${error.message}`;
+    default:
+      return error.message;
+  }
+}
+
+/**
+ * Saves a live run as a fixture (SPEC RPL-4): the stream as JSONL (the store masked the key in
+ * it, SPEC RPL-3) and its provenance beside it: recorded from which model, where, when.
+ */
+async function recordSession(
+  store: EventStore,
+  streamId: string,
+  file: string,
+  cwd: string,
+  source: { readonly model: string; readonly baseURL?: string },
+): Promise<string> {
+  const path = join(cwd, file);
+  await mkdir(dirname(path), { recursive: true });
+  await writeJsonl(path, await store.readStream(streamId));
+  const provenance = {
+    kind: 'recorded',
+    model: source.model,
+    endpoint:
+      source.baseURL === undefined ? 'https://api.openai.com/v1' : new URL(source.baseURL).origin,
+    recordedAt: new Date().toISOString(),
+    streamId,
+    by: 'npm start -- --record',
+  };
+  await writeFile(`${path}.provenance.json`, `${JSON.stringify(provenance, null, 2)}\n`);
+  return path;
 }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startChatCompletionsServer } from '@agentlog/core/testing';
 import { runCli } from './cli.js';
 import { firstDraftNotes } from './scriptedSession.js';
 
@@ -87,5 +88,90 @@ describe('npm start, live', () => {
     expect(await readFile(join(cwd, '.agentlog/release-notes/RELEASE_NOTES.md'), 'utf8')).toBe(
       `${markdown}\n`,
     );
+  });
+
+  it('--record saves the live run as a JSONL fixture with its provenance, and no key', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'agentlog-live-'));
+    const out: string[] = [];
+    const code = await runCli(['--by', 'ana', '--record', 'recorded/session.jsonl'], {
+      input: Readable.from(['y\n']),
+      write: (text) => out.push(text),
+      env: {
+        OPENAI_API_KEY: 'sk-test-0123456789',
+        OPENAI_BASE_URL: baseURL,
+        OPENAI_MODEL: 'gpt-4o',
+      },
+      cwd,
+      isTTY: false,
+    });
+    expect(code, out.join('')).toBe(0);
+    expect(out.join('')).toContain('✓ recorded the session in recorded/session.jsonl');
+    const session = await readFile(join(cwd, 'recorded/session.jsonl'), 'utf8');
+    expect(
+      session
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => (JSON.parse(line) as { type: string }).type),
+    ).toContain('ModelResponded');
+    const provenance = JSON.parse(
+      await readFile(join(cwd, 'recorded/session.jsonl.provenance.json'), 'utf8'),
+    ) as Record<string, unknown>;
+    expect(provenance).toMatchObject({
+      kind: 'recorded',
+      model: 'gpt-4o',
+      by: 'npm start -- --record',
+    });
+    expect(session + JSON.stringify(provenance)).not.toContain('sk-test-0123456789');
+  });
+
+  it('--record offline is refused: it saves live runs only', async () => {
+    const out: string[] = [];
+    const code = await runCli(['--record', 'x.jsonl'], {
+      input: Readable.from([]),
+      write: (text) => out.push(text),
+      env: {},
+      cwd: await mkdtemp(join(tmpdir(), 'agentlog-live-')),
+      isTTY: false,
+    });
+    expect(code).toBe(2);
+    expect(out.join('')).toContain('--record saves a live run: set OPENAI_API_KEY');
+  });
+
+  it('a refused key and a gateway that answers HTML are one clear line each, and the stream is kept', async () => {
+    for (const [failure, expected] of [
+      [
+        {
+          kind: 'failure',
+          status: 401,
+          body: JSON.stringify({ error: { message: 'Incorrect API key provided' } }),
+        },
+        'the API key was refused: set a valid OPENAI_API_KEY',
+      ],
+      [
+        {
+          kind: 'failure',
+          status: 502,
+          body: '<html>Bad Gateway</html>',
+          headers: { 'content-type': 'text/html' },
+        },
+        "the model's endpoint did not answer with a chat completion",
+      ],
+    ] as const) {
+      const gateway = await startChatCompletionsServer([failure]);
+      const out: string[] = [];
+      const code = await runCli(['--by', 'ana'], {
+        input: Readable.from([]),
+        write: (text) => out.push(text),
+        env: { OPENAI_API_KEY: 'sk-wrong-key-000000', OPENAI_BASE_URL: gateway.baseURL },
+        cwd: await mkdtemp(join(tmpdir(), 'agentlog-live-')),
+        isTTY: false,
+      });
+      await gateway.close();
+      const text = out.join('');
+      expect(code, text).toBe(1);
+      expect(text).toContain(expected);
+      expect(text).toContain('the events so far are in release-notes-');
+      expect(text).not.toContain('sk-wrong-key-000000');
+    }
   });
 });
