@@ -14,7 +14,7 @@ import {
 } from '@agentlog/core';
 import { createOpenAiChatCompletion } from '@agentlog/core/openai';
 import { createSqliteEventStore, writeJsonl } from '@agentlog/store';
-import { draftReleaseNotes, type Outcome } from './draftReleaseNotes.js';
+import { draftReleaseNotes, GaveUp, type Outcome } from './draftReleaseNotes.js';
 import { gitHistory, InputError, sampleHistory, taskFor, type History } from './gitLog.js';
 import {
   createOfflineModel,
@@ -215,7 +215,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         );
         return 130;
       }
-      if (isAgentlogError(error)) {
+      if (isAgentlogError(error) || error instanceof GaveUp) {
         // A live failure (a refused key, a gateway that answers HTML, a model that never calls
         // stop) is one clear line; the stream keeps every event so far.
         print(style.red(`\n✗ ${failureText(error)}`));
@@ -342,7 +342,7 @@ function osUser(): string {
 }
 
 /** A live failure in words a person acts on. */
-function failureText(error: { code: string; message: string; kind?: unknown }): string {
+function failureText(error: { message: string; kind?: unknown }): string {
   switch (error.kind) {
     case 'authentication':
       return `the API key was refused: set a valid OPENAI_API_KEY (${error.message})`;

@@ -15,6 +15,9 @@ export interface DraftOptions {
   readonly resume?: boolean;
 }
 
+/** The agent stopped, nudged once, without writing the notes: a model that never gets there. */
+export class GaveUp extends Error {}
+
 /** The nudge for a turn that ended without a tool call. */
 export const NUDGE = 'Call write_changelog with the Markdown, on its own.';
 
@@ -68,7 +71,10 @@ export async function draftReleaseNotes(
       await agent.query(NUDGE, run);
       continue;
     }
-    throw new Error(`the agent stopped without writing the notes: ${JSON.stringify(reason)}`);
+    const cause = agent.state().stopCause;
+    throw new GaveUp(
+      `the agent stopped without writing the notes (${reason?.kind ?? 'no reason'}${cause === undefined ? '' : `, ${cause}`})${cause === 'limitReached' ? ': the model never called stop within the completion limit' : ''}`,
+    );
   }
 }
 

@@ -175,3 +175,26 @@ describe('npm start, live', () => {
     }
   });
 });
+
+describe('npm start, live, with a model that never calls stop', () => {
+  it('the completion limit ends the run with one clear line, and the stream is kept', async () => {
+    const chatter = Array.from({ length: 30 }, () => ({
+      kind: 'answer' as const,
+      content: 'Thinking…',
+    }));
+    const gateway = await startChatCompletionsServer(chatter);
+    const out: string[] = [];
+    const code = await runCli(['--by', 'ana'], {
+      input: Readable.from([]),
+      write: (text) => out.push(text),
+      env: { OPENAI_API_KEY: 'sk-test-0123456789', OPENAI_BASE_URL: gateway.baseURL },
+      cwd: await mkdtemp(join(tmpdir(), 'agentlog-live-')),
+      isTTY: false,
+    });
+    await gateway.close();
+    const text = out.join('');
+    expect(code, text).toBe(1);
+    expect(text).toContain('the agent stopped without writing the notes (noNewMessages');
+    expect(text).toContain('the events so far are in release-notes-');
+  });
+});
