@@ -28,17 +28,18 @@ export function isPostgresUrl(where: string): boolean {
  * `.agentlog/agentlog.db` under `io.cwd`. A missing SQLite file is refused, never created.
  */
 export async function openStore(where: string | undefined, io: CliIo): Promise<OpenedStore> {
-  // Loaded on demand: the store adapters' drivers take a while to load, and --help needs none.
-  const { createPostgresEventStore, createSqliteEventStore, defaultSqlitePath } =
-    await import('@agentlog/store');
-  const given = where ?? defaultSqlitePath;
+  // Each adapter is loaded on demand, only the one the store needs: their drivers take a while
+  // to load, and a JSONL file or --help needs none of them.
+  const given = where ?? '.agentlog/agentlog.db';
   if (isPostgresUrl(given)) {
+    const { createPostgresEventStore } = await import('@agentlog/store/postgres');
     const store = createPostgresEventStore({ connectionString: given });
     return { store, kind: 'postgres', label: withoutPassword(given), close: () => store.close() };
   }
   const path = resolve(io.cwd, given);
   if (/\.jsonl$/i.test(given)) return openJsonl(given, path);
   if (!existsSync(path)) throw new CliError(`no agentlog database at ${given}`);
+  const { createSqliteEventStore } = await import('@agentlog/store/sqlite');
   const store = createSqliteEventStore({ path });
   return {
     store,

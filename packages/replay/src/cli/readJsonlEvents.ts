@@ -7,7 +7,7 @@ import { CliError } from './cliError.js';
  * `CliError` that names the line.
  */
 export async function readJsonlEvents(given: string, path: string): Promise<StreamEvent[]> {
-  const { readJsonl } = await import('@agentlog/store');
+  const { readJsonl } = await import('@agentlog/store/jsonl');
   let contents;
   try {
     contents = await readJsonl(path);

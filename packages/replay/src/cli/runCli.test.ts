@@ -153,5 +153,21 @@ describe('agentlog', () => {
         args.join(' '),
       ).toEqual([]);
     }
+    // A command loads only the adapter its store needs: a JSONL file no database driver, a
+    // SQLite file no PostgreSQL or KurrentDB driver.
+    const session = join(
+      import.meta.dirname,
+      '../../../../fixtures/sessions/STOP-2-stop-with-schema.jsonl',
+    );
+    const jsonl = await loaded(['inspect', session]);
+    expect(jsonl.stdout).toContain('■');
+    const databases = /better-sqlite3|\/node_modules\/pg\/|@kurrent/;
+    expect(jsonl.modules.filter((line) => databases.test(line))).toEqual([]);
+    const db = join(dir, 'only-sqlite.db');
+    const { createSqliteEventStore } = await import('@agentlog/store/sqlite');
+    createSqliteEventStore({ path: db }).close();
+    const sqlite = await loaded(['list', '--store', db]);
+    expect(sqlite.modules.some((line) => line.includes('better-sqlite3'))).toBe(true);
+    expect(sqlite.modules.filter((line) => /\/node_modules\/pg\/|@kurrent/.test(line))).toEqual([]);
   });
 });
