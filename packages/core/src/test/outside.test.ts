@@ -11,7 +11,7 @@ import { approvalRequired } from '../tools/approvalRequired.js';
 import { tool } from '../tools/createTool.js';
 import { counterIds } from '../testing/fixedClock.js';
 import { scriptedModel, textResponse, toolCallResponse } from '../testing/scriptedModel.js';
-import { rejection } from './testAgent.js';
+import { rejection, slowTool } from './testAgent.js';
 
 // HITL-12: decisions and stops from outside the agent, on a store alone.
 
@@ -88,17 +88,7 @@ describe('decisions and stops without an agent', () => {
 
   it('HITL-12 a live run honours a stop request at its next step boundary and records who asked', async () => {
     const store = createInMemoryEventStore();
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const slow = tool({
-      name: 'slow',
-      description: 's',
-      parameters: z.object({}),
-      execute: async () => {
-        await released;
-        return 'slow done';
-      },
-    });
+    const { tool: slow, release } = slowTool();
     const model = scriptedModel([
       toolCallResponse([{ name: 'slow', id: 's1' }]),
       textResponse('never'),

@@ -1,4 +1,7 @@
+import { z } from 'zod';
 import { Agent } from '../agent/agent.js';
+import { tool } from '../tools/createTool.js';
+import type { Tool } from '../tools/tool.js';
 import type { AgentBuilder } from '../agent/agentBuilder.js';
 import type { EventStore, StreamEvent } from '../ports/eventStore.js';
 import { createInMemoryEventStore } from '../store/inMemoryEventStore.js';
@@ -53,4 +56,22 @@ export async function rejection(promise: Promise<unknown>): Promise<Error & { co
     return error as Error & { code?: string };
   }
   throw new Error('expected the promise to reject, but it resolved');
+}
+
+/** A tool named `slow` that waits until `release()` is called: a tool still at work. */
+export function slowTool(): { readonly tool: Tool; readonly release: () => void } {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  return {
+    tool: tool({
+      name: 'slow',
+      description: 'works until released',
+      parameters: z.object({}),
+      execute: async () => {
+        await released;
+        return 'slow done';
+      },
+    }),
+    release: () => release(),
+  };
 }

@@ -14,7 +14,7 @@ import {
   toolCallResponse,
   type ScriptStep,
 } from '../testing/scriptedModel.js';
-import { rejection } from './testAgent.js';
+import { rejection, slowTool } from './testAgent.js';
 
 // RES-4: one writer per run, the worker pattern, and an agent that knows its own run.
 
@@ -103,17 +103,7 @@ describe('workers', () => {
 
   it('RES-4 a run is fenced until its step has ended: a feedback request does not free the stream while a sibling works', async () => {
     const store = createInMemoryEventStore();
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const slow = tool({
-      name: 'slow',
-      description: 's',
-      parameters: z.object({}),
-      execute: async () => {
-        await released;
-        return 'slow done';
-      },
-    });
+    const { tool: slow, release } = slowTool();
     const owner = await Agent.builder()
       .llm(
         scriptedModel([
