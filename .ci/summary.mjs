@@ -10,7 +10,14 @@ if (!existsSync(file)) {
 }
 const report = JSON.parse(readFileSync(file, 'utf8'));
 const passed = report.numPassedTests ?? 0;
-const failed = (report.numFailedTests ?? 0) + (report.numFailedTestSuites ?? 0);
+// A file that failed without a failing test (an import error, a crashed hook) counts once; a
+// failing test is not counted again through the suites around it.
+const brokenFiles = (report.testResults ?? []).filter(
+  (file) =>
+    file.status === 'failed' &&
+    !(file.assertionResults ?? []).some((test) => test.status === 'failed'),
+).length;
+const failed = (report.numFailedTests ?? 0) + brokenFiles;
 const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);

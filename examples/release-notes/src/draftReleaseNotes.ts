@@ -73,7 +73,7 @@ export async function draftReleaseNotes(
     }
     const cause = agent.state().stopCause;
     throw new GaveUp(
-      `the agent stopped without writing the notes (${reason?.kind ?? 'no reason'}${cause === undefined ? '' : `, ${cause}`})${cause === 'limitReached' ? ': the model never called stop within the completion limit' : ''}`,
+      `the agent stopped without writing the notes: ${JSON.stringify(reason)}${cause === undefined ? '' : ` (cause ${cause})`}${cause === 'limitReached' ? ': the model never called stop within the completion limit' : ''}`,
     );
   }
 }

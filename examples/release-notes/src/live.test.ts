@@ -194,7 +194,9 @@ describe('npm start, live, with a model that never calls stop', () => {
     await gateway.close();
     const text = out.join('');
     expect(code, text).toBe(1);
-    expect(text).toContain('the agent stopped without writing the notes (noNewMessages');
+    expect(text).toContain(
+      'the agent stopped without writing the notes: {"kind":"noNewMessages"} (cause assistantAnswered)',
+    );
     expect(text).toContain('the events so far are in release-notes-');
   });
 });
