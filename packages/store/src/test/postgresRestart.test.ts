@@ -201,13 +201,18 @@ describeRestart(skipReason === undefined ? title : `${title} (skipped: ${skipRea
       await locker.query('BEGIN');
       await locker.query(`LOCK TABLE ${schema}.events IN SHARE ROW EXCLUSIVE MODE`);
       agent.send('answer');
+      let waiting: number | undefined;
       await eventually(async () => {
-        const blocked = await watcher.query(
-          `SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1`,
+        const blocked = await watcher.query<{ pid: number }>(
+          `SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1`,
           [`INSERT INTO "${schema}".events%`],
         );
-        return (blocked.rowCount ?? 0) > 0;
+        waiting = blocked.rows[0]?.pid;
+        return waiting !== undefined;
       }, 'the append waits for the lock');
+      // The shutdown ends the waiting INSERT's backend first, as the server's own stop does:
+      // otherwise the lock holder's end could let the INSERT commit in the moment before the stop.
+      await watcher.query('SELECT pg_terminate_backend($1)', [waiting]);
       await running().stop();
       await Promise.all([locker.end(), watcher.end()].map((ending) => ending.catch(() => null)));
     });
