@@ -10,3 +10,6 @@ export type { ForkOptions } from './forkStream.js';
 export { redactSecrets, DEFAULT_SECRET_FIELDS } from './redactSecrets.js';
 export { structuralDiff } from './structuralDiff.js';
 export type { DiffOptions } from './structuralDiff.js';
+export { runCli } from './cli/runCli.js';
+export type { CliIo } from './cli/runCli.js';
+export { bufferedIo } from './cli/bufferedIo.js';
