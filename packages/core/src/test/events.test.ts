@@ -102,6 +102,24 @@ describe('events: the stream is the truth', () => {
     expect(stream[1]?.metadata.at).toBe('2026-01-01T00:00:01.000Z');
   });
 
+  it('EVT-2 given/when/then thenMatches compares partially: no fingerprint or id to paste', async () => {
+    await given([], (builder) => builder.llm(scriptedModel([textResponse('hello')])))
+      .when((agent) => agent.query('hi'))
+      .thenMatches([
+        { type: 'RunStarted', data: { input: 'hi' } },
+        { type: 'UserMessageQueued' },
+        { type: 'UserMessageAdded' },
+        { type: 'ModelResponded', data: { response: { message: 'hello' } } },
+        { type: 'AssistantMessageAdded', data: { message: { text: 'hello' } } },
+        { type: 'AgentStopped', data: { cause: 'assistantAnswered' } },
+      ]);
+    await expect(
+      given([], (builder) => builder.llm(scriptedModel([textResponse('hello')])))
+        .when((agent) => agent.query('hi'))
+        .thenMatches([{ type: 'RunStarted', data: { input: 'bye' } }]),
+    ).rejects.toThrow(/differ at \$: expected 1 element/);
+  });
+
   it('EVT-2 given/when/then: a query on a fresh agent appends the expected events', async () => {
     const model = scriptedModel([textResponse('hello')]);
     const requestFingerprintOfHi = requestFingerprint({

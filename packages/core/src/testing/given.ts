@@ -4,6 +4,8 @@ import type { AgentBuilder } from '../agent/agentBuilder.js';
 import { CURRENT_SCHEMA_VERSION, type PendingEvent } from '../events/agentEvent.js';
 import { createInMemoryEventStore } from '../store/inMemoryEventStore.js';
 import { counterIds, fixedClock } from './fixedClock.js';
+import type { ExpectedEvent } from './deciderSpec.js';
+import { partialMismatch } from './partialMatch.js';
 
 /** A command given to an agent in a spec. */
 export type Command = (agent: Agent) => Promise<unknown>;
@@ -14,6 +16,11 @@ export interface Then {
   then(expected: readonly PendingEvent[]): Promise<Agent>;
   /** The command rejects with an error whose `code` is `code`, after appending these events. */
   thenRejects(code: string, expected: readonly PendingEvent[]): Promise<Agent>;
+  /**
+   * The command resolves and appends these events, matched partially: keys left out are not
+   * compared (no fingerprint, id or time to paste), and a mismatch names its path.
+   */
+  thenMatches(expected: readonly ExpectedEvent[]): Promise<Agent>;
 }
 
 /**
@@ -67,6 +74,18 @@ export function given(
         );
       };
       return {
+        async thenMatches(expected) {
+          const { agent, appended, error } = await run();
+          if (error !== undefined)
+            throw error instanceof Error ? error : new Error(JSON.stringify(error));
+          const problem = partialMismatch(expected, appended);
+          if (problem !== undefined) {
+            throw new Error(
+              `given/when/then: the appended events differ at ${problem}\nappended: ${JSON.stringify(appended, null, 2)}`,
+            );
+          }
+          return agent;
+        },
         async then(expected) {
           const { agent, appended, error } = await run();
           if (error !== undefined)
