@@ -124,3 +124,4 @@ export { approvalRequired, REFUSAL_TEXT } from './tools/approvalRequired.js';
 export type { JsonValue, JsonObject } from './support/json.js';
 export { canonicalJson, markParsedJson } from './support/json.js';
 export { uuidV7 } from './support/uuidV7.js';
+export { secretMasker, REDACTED, MIN_SECRET_LENGTH } from './support/secretMasker.js';

@@ -1,3 +1,5 @@
+import { MIN_SECRET_LENGTH, REDACTED, secretMasker } from '@agentlog/core';
+
 /** Keys whose values are never recorded, whatever the caller marks (SPEC RPL-3). */
 export const DEFAULT_SECRET_FIELDS: readonly string[] = [
   'apiKey',
@@ -12,33 +14,14 @@ export const DEFAULT_SECRET_FIELDS: readonly string[] = [
   'access_token',
 ];
 
-const REDACTED = '[redacted]';
-// Bearer tokens and OpenAI-style keys that slip into free text.
-const SECRET_PATTERNS = [/\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/gi, /\bsk-[A-Za-z0-9_-]{8,}/g];
-
-/**
- * Secret values shorter than this are not masked by value (as in the OpenAI adapter): they cannot
- * be real keys (a placeholder such as `x` for a local gateway), and masking them would mangle text.
- */
-export const MIN_SECRET_LENGTH = 8;
+export { MIN_SECRET_LENGTH };
 
 /**
  * Returns `text` with each of `secrets` (any shape: `sk-…`, an opaque Azure key, a token; longest
  * first), bearer tokens and `sk-` keys replaced by `[redacted]`.
  */
 export function redactSecretText(text: string, secrets: readonly string[] = []): string {
-  return secretTextMasker(secrets)(text);
-}
-
-function secretTextMasker(secrets: readonly string[]): (text: string) => string {
-  const values = [...new Set(secrets)]
-    .filter((secret) => secret.length >= MIN_SECRET_LENGTH)
-    .sort((a, b) => b.length - a.length);
-  return (text) =>
-    SECRET_PATTERNS.reduce(
-      (masked, pattern) => masked.replace(pattern, REDACTED),
-      values.reduce((masked, secret) => masked.split(secret).join(REDACTED), text),
-    );
+  return secretMasker(secrets)(text);
 }
 
 /**
@@ -53,7 +36,7 @@ export function redactSecrets<T>(
   secrets: readonly string[] = [],
 ): T {
   const secret = new Set([...DEFAULT_SECRET_FIELDS, ...fields].map((field) => field.toLowerCase()));
-  const mask = secretTextMasker(secrets);
+  const mask = secretMasker(secrets);
   const visit = (item: unknown): unknown => {
     if (typeof item === 'string') {
       // Tool-call arguments are JSON text: redact inside them too.

@@ -18,6 +18,7 @@ import { storeFault } from './storeFault.js';
 import { eventDataSchemas } from '../events/eventSchemas.js';
 import type { Check } from '../support/checks.js';
 import { findNonJson, markParsedJson, parsedCopy } from '../support/json.js';
+import { MIN_SECRET_LENGTH, REDACTED } from '../support/secretMasker.js';
 
 /**
  * The only way state changes: stamps events with metadata, checks them against the state
@@ -274,9 +275,6 @@ function nonJsonIn(value: unknown): string | undefined {
   }
 }
 
-/** What replaces a secret in stored data. */
-export const REDACTED = '[redacted]';
-
 /**
  * The data as a store hands it back, with every occurrence of a secret replaced, in any string
  * of it: a key the model or a tool echoes is never stored. Without secrets it is a plain copy.
@@ -285,7 +283,7 @@ function maskedCopy<T>(value: T, secrets: readonly string[]): T {
   if (secrets.length === 0) return parsedCopy(value);
   let text = JSON.stringify(value);
   for (const secret of secrets) {
-    if (secret.length < 8) continue;
+    if (secret.length < MIN_SECRET_LENGTH) continue;
     // The secret as it appears inside a JSON string (escapes included).
     const escaped = JSON.stringify(secret).slice(1, -1);
     if (text.includes(escaped)) text = text.split(escaped).join(REDACTED);

@@ -19,7 +19,8 @@ import type {
   CompletionSettings,
 } from '../ports/chatCompletion.js';
 import { fromOpenAiResponse, fromOpenAiStream } from './fromOpenAiResponse.js';
-import { maskDeep, REDACTED, secretMasker } from './maskSecrets.js';
+import { REDACTED, secretMasker } from '../support/secretMasker.js';
+import { maskDeep } from './maskSecrets.js';
 import { toOpenAiMessages, toOpenAiTools } from './toOpenAiMessages.js';
 
 /** How to reach the model: which one, with which key, through which endpoint. */

@@ -167,7 +167,10 @@ describe('agentlog', () => {
     const { createSqliteEventStore } = await import('@agentlog/store/sqlite');
     createSqliteEventStore({ path: db }).close();
     const sqlite = await loaded(['list', '--store', db]);
-    expect(sqlite.modules.some((line) => line.includes('better-sqlite3'))).toBe(true);
+    expect(
+      sqlite.modules.some((line) => /\/packages\/store\/(dist|src)\/sqlite\//.test(line)),
+      sqlite.modules.join('\n'),
+    ).toBe(true);
     expect(sqlite.modules.filter((line) => /\/node_modules\/pg\/|@kurrent/.test(line))).toEqual([]);
   });
 });
