@@ -101,17 +101,6 @@ export type {
   AppendOptions,
 } from './ports/eventStore.js';
 export { createInMemoryEventStore } from './store/inMemoryEventStore.js';
-export { createStreamDrain } from './store/streamDrain.js';
-export {
-  assertValidStreamId,
-  assertValidNewEvents,
-  maxStreamIdLength,
-} from './store/streamValidation.js';
-export {
-  satisfiesExpectedRevision,
-  assertValidExpectedRevision,
-  assertRevisionOption,
-} from './store/expectedRevision.js';
 export { requestFingerprint } from './loop/requestFingerprint.js';
 
 export type { Tool } from './tools/tool.js';

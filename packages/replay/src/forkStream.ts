@@ -1,4 +1,5 @@
-import { AgentlogError, assertValidStreamId, type EventStore } from '@agentlog/core';
+import { AgentlogError, type EventStore } from '@agentlog/core';
+import { assertValidStreamId } from '@agentlog/core/store-kit';
 
 /** What to fork: the source stream, the last revision to keep, and the new stream's id. */
 export interface ForkOptions {

@@ -1,10 +1,6 @@
-import {
-  assertRevisionOption,
-  assertValidExpectedRevision,
-  satisfiesExpectedRevision,
-} from './expectedRevision.js';
+import { decideAppend } from './decideAppend.js';
+import { assertRevisionOption, assertValidExpectedRevision } from './expectedRevision.js';
 import { Observable } from 'rxjs';
-import { ConcurrencyError } from '../errors/concurrencyError.js';
 import type {
   AppendResult,
   EventStore,
@@ -77,24 +73,20 @@ function append(
   assertValidNewEvents(events);
 
   const stream = state.streams.get(streamId);
-  const actual = stream === undefined ? 'noStream' : stream.events.length - 1;
+  const decision = decideAppend(
+    {
+      streamId,
+      last: stream === undefined ? 'noStream' : stream.events.length - 1,
+      revisionOf: (id) => stream?.revisionByEventId.get(id),
+    },
+    events.map((event) => event.metadata.eventId),
+    expectedRevision,
+  );
+  if (decision.kind === 'conflict') throw decision.error;
+  if (decision.kind === 'alreadyStored')
+    return { nextExpectedRevision: decision.nextExpectedRevision };
 
-  // A retry of an append that was already stored succeeds whatever it expects (KurrentDB).
-  if (stream !== undefined && isStoredRetry(stream, events))
-    return { nextExpectedRevision: stream.events.length - 1 };
-
-  if (!satisfiesExpectedRevision(expectedRevision, actual))
-    throw new ConcurrencyError(streamId, expectedRevision, actual);
-
-  const seen = new Set<string>();
-  const fresh = events.filter((event) => {
-    const id = event.metadata.eventId;
-    if (seen.has(id) || stream?.revisionByEventId.has(id) === true) return false;
-    seen.add(id);
-    return true;
-  });
-  if (fresh.length === 0) return { nextExpectedRevision: actual === 'noStream' ? -1 : actual };
-
+  const fresh = decision.indexes.map((index) => events[index] as NewStreamEvent);
   const target = stream ?? { events: [], revisionByEventId: new Map<string, number>() };
   if (stream === undefined) state.streams.set(streamId, target);
   // Serialised before the first write, so nothing can fail half-way.
@@ -102,7 +94,7 @@ function append(
     JSON.stringify({
       type: event.type,
       data: event.data,
-      metadata: { ...event.metadata, revision: target.events.length + index },
+      metadata: { ...event.metadata, revision: decision.firstRevision + index },
     }),
   );
   for (const [index, text] of texts.entries()) {
@@ -114,18 +106,7 @@ function append(
   }
   const listeners = state.listeners.get(streamId);
   if (listeners !== undefined) for (const listener of [...listeners]) listener();
-  return { nextExpectedRevision: target.events.length - 1 };
-}
-
-/** True when every event is stored already, in the same order at consecutive revisions. */
-function isStoredRetry(stream: StoredStream, events: readonly NewStreamEvent[]): boolean {
-  const first = events[0];
-  if (first === undefined) return false;
-  const start = stream.revisionByEventId.get(first.metadata.eventId);
-  if (start === undefined) return false;
-  return events.every(
-    (event, index) => stream.revisionByEventId.get(event.metadata.eventId) === start + index,
-  );
+  return { nextExpectedRevision: decision.nextExpectedRevision };
 }
 
 function read(state: InMemoryState, streamId: string, options: ReadStreamOptions): StreamEvent[] {

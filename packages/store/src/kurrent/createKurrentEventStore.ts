@@ -6,17 +6,14 @@ import {
   type ResolvedEvent,
 } from '@kurrent/kurrentdb-client';
 import { Observable } from 'rxjs';
+import { AgentError, AgentlogError, InvalidEventError } from '@agentlog/core';
 import {
-  AgentError,
-  AgentlogError,
   assertRevisionOption,
   assertValidExpectedRevision,
   assertValidNewEvents,
   assertValidStreamId,
-  ConcurrencyError,
-  InvalidEventError,
-  satisfiesExpectedRevision,
-} from '@agentlog/core';
+  decideAppend,
+} from '@agentlog/core/store-kit';
 import type {
   AppendResult,
   EventStore,
@@ -155,20 +152,18 @@ export function createKurrentEventStore(options: KurrentEventStoreOptions): Kurr
     for (let attempt = 1; ; attempt += 1) {
       const stream = await catchUp(streamId);
       const actual = stream.last;
-      // A retry of an append that was already stored succeeds whatever it expects.
-      if (actual !== 'noStream' && isStoredRetry(stream.revisionByEventId, events))
-        return { nextExpectedRevision: actual };
-      if (!satisfiesExpectedRevision(expectedRevision, actual))
-        throw new ConcurrencyError(streamId, expectedRevision, actual);
-      const seen = new Set<string>();
-      const fresh = events.flatMap((event, index) => {
-        const id = event.metadata.eventId;
-        if (seen.has(id) || stream.revisionByEventId.has(id)) return [];
-        seen.add(id);
-        const data = proposed[index];
-        return data === undefined ? [] : [{ id, data }];
-      });
-      if (fresh.length === 0) return { nextExpectedRevision: actual === 'noStream' ? -1 : actual };
+      const decision = decideAppend(
+        { streamId, last: actual, revisionOf: (id) => stream.revisionByEventId.get(id) },
+        events.map((event) => event.metadata.eventId),
+        expectedRevision,
+      );
+      if (decision.kind === 'conflict') throw decision.error;
+      if (decision.kind === 'alreadyStored')
+        return { nextExpectedRevision: decision.nextExpectedRevision };
+      const fresh = decision.indexes.map((index) => ({
+        id: (events[index] as NewStreamEvent).metadata.eventId,
+        data: proposed[index] as ReturnType<typeof toKurrentEvent>,
+      }));
       try {
         const result = await client.appendToStream(
           streamId,
@@ -392,18 +387,4 @@ function remember(names: Set<string>, name: string): void {
     const oldest = names.values().next();
     if (oldest.done !== true) names.delete(oldest.value);
   }
-}
-
-/** True when every event is stored already, in the same order at consecutive revisions. */
-function isStoredRetry(
-  revisionByEventId: ReadonlyMap<string, number>,
-  events: readonly NewStreamEvent[],
-): boolean {
-  const first = events[0];
-  if (first === undefined) return false;
-  const start = revisionByEventId.get(first.metadata.eventId);
-  if (start === undefined) return false;
-  return events.every(
-    (event, index) => revisionByEventId.get(event.metadata.eventId) === start + index,
-  );
 }

@@ -1,13 +1,11 @@
 import type { Pool, PoolClient } from 'pg';
+import { AgentlogError, ConcurrencyError, InvalidEventError } from '@agentlog/core';
 import {
-  AgentlogError,
   assertValidExpectedRevision,
   assertValidNewEvents,
   assertValidStreamId,
-  ConcurrencyError,
-  InvalidEventError,
-  satisfiesExpectedRevision,
-} from '@agentlog/core';
+  decideAppend,
+} from '@agentlog/core/store-kit';
 import type { AppendResult, ExpectedRevision, NewStreamEvent } from '@agentlog/core';
 import { asStoreError, guardStore, storeUnavailable } from '../storeErrors.js';
 import { inTransaction, UncertainCommit, withPooledClient } from './postgresClient.js';
@@ -108,19 +106,15 @@ function appendOnce(
       for (const row of found.rows) known.set(row.event_id, Number(row.revision));
     }
 
-    // A retry of an append that was already stored succeeds whatever it expects (KurrentDB).
-    if (last !== 'noStream' && isStoredRetry(known, events)) return { nextExpectedRevision: last };
-    if (!satisfiesExpectedRevision(expectedRevision, last))
-      throw new ConcurrencyError(streamId, expectedRevision, last);
-
-    const seen = new Set<string>();
-    const fresh = events.filter((event) => {
-      if (seen.has(event.eventId) || known.has(event.eventId)) return false;
-      seen.add(event.eventId);
-      return true;
-    });
-    const current = last === 'noStream' ? -1 : last;
-    if (fresh.length === 0) return { nextExpectedRevision: current };
+    const decision = decideAppend(
+      { streamId, last, revisionOf: (id) => known.get(id) },
+      events.map((event) => event.eventId),
+      expectedRevision,
+    );
+    if (decision.kind === 'conflict') throw decision.error;
+    if (decision.kind === 'alreadyStored')
+      return { nextExpectedRevision: decision.nextExpectedRevision };
+    const fresh = decision.indexes.map((index) => events[index] as SerializedEvent);
 
     // Under READ COMMITTED the reads above do not lock anything: the unique (stream_id, revision)
     // index is the real check. An append that committed since makes this insert fail with 23505
@@ -133,7 +127,7 @@ function appendOnce(
        ORDER BY t.ord`,
       [
         streamId,
-        current + 1,
+        decision.firstRevision,
         fresh.map((event) => event.eventId),
         fresh.map((event) => event.type),
         fresh.map((event) => event.data),
@@ -142,7 +136,7 @@ function appendOnce(
     );
     // Delivered to listeners when the transaction commits, never for a rolled-back append.
     await client.query('SELECT pg_notify($1, $2)', [names.channel, streamId]);
-    return { nextExpectedRevision: current + fresh.length };
+    return { nextExpectedRevision: decision.nextExpectedRevision };
   });
 }
 
@@ -172,15 +166,6 @@ async function lastRevision(
 function isRetryable(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && retryableCodes.has(code);
-}
-
-/** True when every event is stored already, in the same order at consecutive revisions. */
-function isStoredRetry(known: ReadonlyMap<string, number>, events: readonly SerializedEvent[]) {
-  const first = events[0];
-  if (first === undefined) return false;
-  const start = known.get(first.eventId);
-  if (start === undefined) return false;
-  return events.every((event, index) => known.get(event.eventId) === start + index);
 }
 
 /** Throws unless `text` survives a round trip through a PostgreSQL `text` column unchanged. */

@@ -1,4 +1,5 @@
-import { assertRevisionOption, assertValidStreamId, InvalidEventError } from '@agentlog/core';
+import { InvalidEventError } from '@agentlog/core';
+import { assertRevisionOption, assertValidStreamId } from '@agentlog/core/store-kit';
 import type { ReadStreamOptions, StreamEvent } from '@agentlog/core';
 import { findRevisionGap, guardStore, jsonProblem, revisionGap, streamOf } from '../storeErrors.js';
 import { assertPostgresText } from './postgresAppend.js';

@@ -1,5 +1,5 @@
 import { Observable } from 'rxjs';
-import { assertRevisionOption, assertValidStreamId } from '@agentlog/core';
+import { assertRevisionOption, assertValidStreamId } from '@agentlog/core/store-kit';
 import type { StreamEvent } from '@agentlog/core';
 import { assertPostgresText } from './postgresAppend.js';
 import { postgresRead } from './postgresRead.js';

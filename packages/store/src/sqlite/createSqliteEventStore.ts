@@ -3,11 +3,6 @@ import type Database from 'better-sqlite3';
 import {
   AgentlogError,
   markParsedJson,
-  assertRevisionOption,
-  assertValidExpectedRevision,
-  assertValidNewEvents,
-  satisfiesExpectedRevision,
-  assertValidStreamId,
   ConcurrencyError,
   InvalidEventError,
   type AppendResult,
@@ -17,6 +12,13 @@ import {
   type ReadStreamOptions,
   type StreamEvent,
 } from '@agentlog/core';
+import {
+  assertRevisionOption,
+  assertValidExpectedRevision,
+  assertValidNewEvents,
+  assertValidStreamId,
+  decideAppend,
+} from '@agentlog/core/store-kit';
 import {
   findRevisionGap,
   guardStoreSync,
@@ -119,29 +121,25 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
     (streamId: string, events: readonly NewStreamEvent[], expected: ExpectedRevision) => {
       const actual = actualRevision(streamId);
       const last = actual === 'noStream' ? -1 : actual;
-      const first = events[0]?.metadata.eventId;
-      // Only a retried append starts with an id the stream holds; then compare the whole batch.
-      if (
-        first !== undefined &&
-        actual !== 'noStream' &&
-        sql.storedId.get(streamId, first) !== undefined
-      ) {
-        const ids = events.map((event) => event.metadata.eventId);
-        const stored = new Map(sql.storedIds.all(streamId, JSON.stringify(ids)));
-        const start = stored.get(first);
-        if (start !== undefined && ids.every((id, index) => stored.get(id) === start + index))
-          return { last, revision: last };
-      }
-      if (!satisfiesExpectedRevision(expected, actual))
-        throw new ConcurrencyError(streamId, expected, actual);
-      let revision = last;
-      for (const { type, data, metadata } of events) {
-        const next = revision + 1;
-        const event = JSON.stringify({ type, data, metadata: { ...metadata, revision: next } });
-        if (sql.insert.run(streamId, next, metadata.eventId, type, event).changes > 0)
-          revision = next;
-      }
-      return { last, revision };
+      const ids = events.map((event) => event.metadata.eventId);
+      const stored =
+        actual === 'noStream'
+          ? new Map<string, number>()
+          : new Map(sql.storedIds.all(streamId, JSON.stringify(ids)));
+      const decision = decideAppend(
+        { streamId, last: actual, revisionOf: (id) => stored.get(id) },
+        ids,
+        expected,
+      );
+      if (decision.kind === 'conflict') throw decision.error;
+      if (decision.kind === 'alreadyStored') return { last, revision: last };
+      decision.indexes.forEach((index, offset) => {
+        const { type, data, metadata } = events[index] as NewStreamEvent;
+        const revision = decision.firstRevision + offset;
+        const event = JSON.stringify({ type, data, metadata: { ...metadata, revision } });
+        sql.insert.run(streamId, revision, metadata.eventId, type, event);
+      });
+      return { last, revision: decision.nextExpectedRevision };
     },
   );
 
@@ -312,12 +310,8 @@ function prepare(db: Database.Database) {
         'SELECT event_id, revision FROM agentlog_events WHERE stream_id = ? AND event_id IN (SELECT value FROM json_each(?))',
       )
       .raw() as Database.Statement<[string, string], [string, number]>,
-    storedId: db
-      .prepare('SELECT revision FROM agentlog_events WHERE stream_id = ? AND event_id = ?')
-      .pluck() as Database.Statement<[string, string], number>,
-    // An id the stream already holds is skipped by the unique constraint, not by a lookup first.
     insert: db.prepare<[string, number, string, string, string]>(
-      'INSERT INTO agentlog_events (stream_id, revision, event_id, type, event) VALUES (?, ?, ?, ?, ?) ON CONFLICT (stream_id, event_id) DO NOTHING',
+      'INSERT INTO agentlog_events (stream_id, revision, event_id, type, event) VALUES (?, ?, ?, ?, ?)',
     ),
     forwards: db
       .prepare(

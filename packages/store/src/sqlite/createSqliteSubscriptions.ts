@@ -1,10 +1,10 @@
 import { Observable } from 'rxjs';
+import { type StreamEvent } from '@agentlog/core';
 import {
   assertRevisionOption,
   assertValidStreamId,
   createStreamDrain,
-  type StreamEvent,
-} from '@agentlog/core';
+} from '@agentlog/core/store-kit';
 
 /** What the subscriptions need from the store: pages of a stream and a cheap change counter. */
 export interface SqliteSubscriptionSource {

@@ -1,0 +1,79 @@
+import { ConcurrencyError } from '../errors/concurrencyError.js';
+import type { ExpectedRevision } from '../ports/eventStore.js';
+import { satisfiesExpectedRevision } from './expectedRevision.js';
+
+/** What an append needs to know of the stream it writes to, read in the append's transaction. */
+export interface AppendTarget {
+  readonly streamId: string;
+  /** The stream's last revision, or `'noStream'`. */
+  readonly last: number | 'noStream';
+  /** The revision at which the stream holds the event with this id, or `undefined`. */
+  readonly revisionOf: (eventId: string) => number | undefined;
+}
+
+/** What an append must do, as `decideAppend` decides it. */
+export type AppendDecision =
+  /** The expectation does not hold: nothing is written, the adapter throws `error`. */
+  | { readonly kind: 'conflict'; readonly error: ConcurrencyError }
+  /** Every event offered is stored already: nothing is written, the append succeeds. */
+  | { readonly kind: 'alreadyStored'; readonly nextExpectedRevision: number }
+  /**
+   * Write the offered events at these indexes (each id once, none the stream holds), in order,
+   * at consecutive revisions from `firstRevision`.
+   */
+  | {
+      readonly kind: 'write';
+      readonly indexes: readonly number[];
+      readonly firstRevision: number;
+      readonly nextExpectedRevision: number;
+    };
+
+/**
+ * The append protocol every store follows, as one pure function: from what the stream holds, the
+ * ids of the events offered (in order) and the expected revision, it decides whether the append
+ * is a conflict, a retry of events already stored, or a write of the new ones.
+ *
+ * - A retry (every offered event stored, in the same order at consecutive revisions) succeeds
+ *   whatever it expects, as in KurrentDB: an append whose answer was lost can be sent again.
+ * - Otherwise the expectation must hold, or the append is a conflict.
+ * - Then only the events the stream does not hold are written, each id once: an event id already
+ *   stored is never stored twice.
+ */
+export function decideAppend(
+  target: AppendTarget,
+  offeredIds: readonly string[],
+  expectedRevision: ExpectedRevision,
+): AppendDecision {
+  const { streamId, last, revisionOf } = target;
+  const current = last === 'noStream' ? -1 : last;
+  if (last !== 'noStream' && isStoredRetry(revisionOf, offeredIds))
+    return { kind: 'alreadyStored', nextExpectedRevision: current };
+  if (!satisfiesExpectedRevision(expectedRevision, last))
+    return { kind: 'conflict', error: new ConcurrencyError(streamId, expectedRevision, last) };
+  const seen = new Set<string>();
+  const indexes: number[] = [];
+  offeredIds.forEach((id, index) => {
+    if (seen.has(id)) return;
+    seen.add(id);
+    if (last === 'noStream' || revisionOf(id) === undefined) indexes.push(index);
+  });
+  if (indexes.length === 0) return { kind: 'alreadyStored', nextExpectedRevision: current };
+  return {
+    kind: 'write',
+    indexes,
+    firstRevision: current + 1,
+    nextExpectedRevision: current + indexes.length,
+  };
+}
+
+/** True when every id is stored already, in the same order at consecutive revisions. */
+function isStoredRetry(
+  revisionOf: (eventId: string) => number | undefined,
+  ids: readonly string[],
+): boolean {
+  const first = ids[0];
+  if (first === undefined) return false;
+  const start = revisionOf(first);
+  if (start === undefined) return false;
+  return ids.every((id, index) => index === 0 || revisionOf(id) === start + index);
+}

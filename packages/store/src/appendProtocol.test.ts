@@ -1,0 +1,20 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+
+// Each adapter's append, by the file that holds it. The rule itself is tested in core
+// (decideAppend.test.ts) and proved in every store by the conformance suite.
+const appends = {
+  'in memory': '../../core/src/store/inMemoryEventStore.ts',
+  SQLite: './sqlite/createSqliteEventStore.ts',
+  PostgreSQL: './postgres/postgresAppend.ts',
+  KurrentDB: './kurrent/createKurrentEventStore.ts',
+};
+
+describe('one append protocol: every adapter calls decideAppend (RES-3)', () => {
+  test.each(Object.entries(appends))('%s', (_, file) => {
+    const source = readFileSync(new URL(file, import.meta.url), 'utf8');
+    expect(source).toMatch(/\bdecideAppend\(/);
+    // The parts of the rule, decided anywhere else, would be a second copy of it.
+    expect(source).not.toMatch(/\bsatisfiesExpectedRevision\(|\bisStoredRetry\b/);
+  });
+});
