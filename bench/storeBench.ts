@@ -3,8 +3,8 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { createPostgresEventStore } from '@agentlog/store/postgres';
 import {
-  createPostgresEventStore,
   createSqliteEventStore,
   readJsonl,
   writeJsonl,

@@ -1,7 +1,10 @@
 /**
- * Event stores for agentlog. The in-memory store and the `EventStore` port live in
- * `@agentlog/core`; this package re-exports them next to its adapters. The conformance suite every
- * adapter must pass is at `@agentlog/store/conformance` (it needs vitest).
+ * Event stores for agentlog. This entry holds the default, the embedded SQLite store, and the JSONL
+ * fixture format, and loads nothing else. The other backends have entries of their own, each
+ * loading only its driver (an optional peer dependency): `@agentlog/store/postgres` (`pg`),
+ * `@agentlog/store/kurrentdb` (`@kurrent/kurrentdb-client`). The conformance suite every adapter
+ * must pass is at `@agentlog/store/conformance` (it needs vitest). The in-memory store and the
+ * `EventStore` port live in `@agentlog/core`; this entry re-exports them.
  */
 export { ConcurrencyError, createInMemoryEventStore } from '@agentlog/core';
 export type {
@@ -18,16 +21,6 @@ export type {
   SqliteEventStore,
   SqliteEventStoreOptions,
 } from './sqlite/createSqliteEventStore.js';
-export { createPostgresEventStore } from './postgres/createPostgresEventStore.js';
-export type {
-  PostgresEventStore,
-  PostgresEventStoreOptions,
-} from './postgres/createPostgresEventStore.js';
-export { createKurrentEventStore } from './kurrent/createKurrentEventStore.js';
-export type {
-  KurrentEventStore,
-  KurrentEventStoreOptions,
-} from './kurrent/createKurrentEventStore.js';
 export { writeJsonl } from './jsonl/writeJsonl.js';
 export { appendJsonl } from './jsonl/appendJsonl.js';
 export { readJsonl } from './jsonl/readJsonl.js';

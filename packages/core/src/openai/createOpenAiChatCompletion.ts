@@ -1,9 +1,4 @@
-import OpenAI, {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-} from 'openai';
+import type { APIError as OpenAiApiError, OpenAI as OpenAiClient } from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import { AgentError } from '../errors/agentError.js';
 import {
@@ -19,6 +14,13 @@ import type {
   CompletionSettings,
 } from '../ports/chatCompletion.js';
 import { fromOpenAiResponse, fromOpenAiStream } from './fromOpenAiResponse.js';
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  OpenAI,
+} from './openAiDriver.js';
 import { REDACTED, secretMasker } from '../support/secretMasker.js';
 import { maskDeep } from './maskSecrets.js';
 import { toOpenAiMessages, toOpenAiTools } from './toOpenAiMessages.js';
@@ -28,11 +30,11 @@ export interface OpenAiChatCompletionOptions {
   /** The model id, such as `gpt-4.1-mini`. */
   readonly model: string;
   /** The API key; `process.env.OPENAI_API_KEY` when absent. It is never logged nor exposed. */
-  readonly apiKey?: string;
+  readonly apiKey?: string | undefined;
   /** The base URL of any OpenAI-compatible gateway, such as `http://localhost:11434/v1`. */
-  readonly baseURL?: string;
+  readonly baseURL?: string | undefined;
   /** A ready client to use instead of building one; then no other connection option may be set. */
-  readonly client?: OpenAI;
+  readonly client?: OpenAiClient | undefined;
   /** Stream the answer; by default it streams exactly when the caller passes `onChunk`. */
   readonly stream?: boolean | undefined;
   /** The fetch the client uses (a fake one in tests). */
@@ -113,7 +115,7 @@ export function createOpenAiChatCompletion(options: OpenAiOptions): OpenAiChatCo
   return Object.freeze(adapter) as OpenAiChatCompletion;
 }
 
-function newClient(options: OpenAiChatCompletionOptions): OpenAI {
+function newClient(options: OpenAiChatCompletionOptions): OpenAiClient {
   const { apiKey = process.env['OPENAI_API_KEY'], baseURL, fetch, maxRetries, timeout } = options;
   if (apiKey === undefined || apiKey === '') {
     throw new AgentError(
@@ -132,7 +134,7 @@ function newClient(options: OpenAiChatCompletionOptions): OpenAI {
 
 const connectionOptions = ['apiKey', 'baseURL', 'fetch', 'maxRetries', 'timeout'] as const;
 
-function injected(options: OpenAiChatCompletionOptions, client: OpenAI): OpenAI {
+function injected(options: OpenAiChatCompletionOptions, client: OpenAiClient): OpenAiClient {
   const conflicting = connectionOptions.filter((name) => options[name] !== undefined);
   if (conflicting.length > 0) {
     throw new AgentError(
@@ -148,7 +150,7 @@ function completionFailed(error: unknown, mask: (text: string) => string): Agent
   const raw = error instanceof Error ? error.message : String(error);
   const api =
     error instanceof APIError
-      ? (error as APIError<number | undefined, Headers | undefined>)
+      ? (error as OpenAiApiError<number | undefined, Headers | undefined>)
       : undefined;
   const code: number | undefined = api?.status;
   const status = code !== undefined ? `${code} ` : '';
@@ -192,7 +194,7 @@ const credentialHeaders = new Set([
 function safeCause(error: unknown, mask: (text: string) => string, depth = 0): Error {
   if (!(error instanceof Error)) return new Error(mask(String(error)));
   const message = mask(error.message);
-  const apiError: APIError | undefined = error instanceof APIError ? error : undefined;
+  const apiError: OpenAiApiError | undefined = error instanceof APIError ? error : undefined;
   const status = apiError?.status;
   let copy: Error;
   if (error instanceof APIConnectionTimeoutError) {

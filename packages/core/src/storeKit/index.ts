@@ -17,3 +17,4 @@ export {
   maxStreamIdLength,
 } from '../store/streamValidation.js';
 export { createStreamDrain } from '../store/streamDrain.js';
+export { loadOptionalPeer } from '../support/loadOptionalPeer.js';

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { EventStore } from '@agentlog/core';
-import { createPostgresEventStore, createSqliteEventStore, readJsonl } from '@agentlog/store';
+import { createPostgresEventStore } from '@agentlog/store/postgres';
+import { createSqliteEventStore, readJsonl } from '@agentlog/store';
 import { bufferedIo } from './bufferedIo.js';
 import { runCli } from './runCli.js';
 

@@ -1,10 +1,5 @@
-import {
-  BACKWARDS,
-  FORWARDS,
-  KurrentDBClient,
-  STREAMS_STREAM,
-  type ResolvedEvent,
-} from '@kurrent/kurrentdb-client';
+import type { KurrentDBClient, ResolvedEvent } from '@kurrent/kurrentdb-client';
+import { kurrent } from './kurrentDriver.js';
 import { Observable } from 'rxjs';
 import { AgentError, AgentlogError, InvalidEventError } from '@agentlog/core';
 import {
@@ -247,7 +242,9 @@ export function createKurrentEventStore(options: KurrentEventStoreOptions): Kurr
     const listed = new Set<string>();
     let projected = true;
     try {
-      for await (const resolved of client.readStream(STREAMS_STREAM, { resolveLinkTos: false })) {
+      for await (const resolved of client.readStream(kurrent.STREAMS_STREAM, {
+        resolveLinkTos: false,
+      })) {
         const link = resolved.link ?? resolved.event;
         const name = streamNameOfLink(link?.data);
         if (name === undefined || name.startsWith('$') || listed.has(name)) continue;
@@ -307,7 +304,7 @@ async function readEvents(
   options: ReadStreamOptions,
 ): Promise<StreamEvent[]> {
   if (options.maxCount === 0) return [];
-  const direction = options.direction === 'backwards' ? BACKWARDS : FORWARDS;
+  const direction = options.direction === 'backwards' ? kurrent.BACKWARDS : kurrent.FORWARDS;
   const events: StreamEvent[] = [];
   try {
     for await (const resolved of client.readStream(streamId, {
@@ -355,7 +352,7 @@ function kurrentLabel(connectionString: string): string {
 /** A connection string the client refuses: a configuration error, naming the store. */
 function openClient(label: string, connectionString: string): KurrentDBClient {
   try {
-    return KurrentDBClient.connectionString(connectionString);
+    return kurrent.KurrentDBClient.connectionString(connectionString);
   } catch (error) {
     throw new AgentError(
       'invalidConfiguration',
@@ -368,7 +365,7 @@ function openClient(label: string, connectionString: string): KurrentDBClient {
 async function assertStreamsProjectionRuns(client: KurrentDBClient): Promise<void> {
   let status: string;
   try {
-    status = (await client.getProjectionStatus(STREAMS_STREAM)).projectionStatus;
+    status = (await client.getProjectionStatus(kurrent.STREAMS_STREAM)).projectionStatus;
   } catch (error) {
     status = `unavailable (${error instanceof Error ? error.message : String(error)})`;
   }

@@ -1,18 +1,13 @@
 import { createHash } from 'node:crypto';
-import {
-  ANY,
-  END,
-  jsonEvent,
-  NO_STREAM,
-  START,
-  STREAM_EXISTS,
-  type AppendStreamState,
-  type CurrentStreamState,
-  type EventData,
-  type JSONType,
-  type ReadRevision,
-  type RecordedEvent,
+import type {
+  AppendStreamState,
+  CurrentStreamState,
+  EventData,
+  JSONType,
+  ReadRevision,
+  RecordedEvent,
 } from '@kurrent/kurrentdb-client';
+import { kurrent } from './kurrentDriver.js';
 import { ConcurrencyError } from '@agentlog/core';
 import type { EventMetadata, ExpectedRevision, NewStreamEvent, StreamEvent } from '@agentlog/core';
 
@@ -23,11 +18,11 @@ import type { EventMetadata, ExpectedRevision, NewStreamEvent, StreamEvent } fro
 export function toKurrentStreamState(expected: ExpectedRevision): AppendStreamState {
   switch (expected) {
     case 'any':
-      return ANY;
+      return kurrent.ANY;
     case 'noStream':
-      return NO_STREAM;
+      return kurrent.NO_STREAM;
     case 'streamExists':
-      return STREAM_EXISTS;
+      return kurrent.STREAM_EXISTS;
     default:
       return BigInt(expected);
   }
@@ -36,11 +31,11 @@ export function toKurrentStreamState(expected: ExpectedRevision): AppendStreamSt
 /** The client's expected state (of an append or a `WrongExpectedVersionError`) in our terms. */
 export function fromKurrentStreamState(state: AppendStreamState): ExpectedRevision {
   switch (state) {
-    case ANY:
+    case kurrent.ANY:
       return 'any';
-    case NO_STREAM:
+    case kurrent.NO_STREAM:
       return 'noStream';
-    case STREAM_EXISTS:
+    case kurrent.STREAM_EXISTS:
       return 'streamExists';
     default:
       return fromKurrentRevision(state);
@@ -49,7 +44,7 @@ export function fromKurrentStreamState(state: AppendStreamState): ExpectedRevisi
 
 /** A stream's current state as the client reports it: `'no_stream'` or its last revision. */
 export function fromKurrentCurrentState(state: CurrentStreamState): number | 'noStream' {
-  return state === NO_STREAM ? 'noStream' : fromKurrentRevision(state);
+  return state === kurrent.NO_STREAM ? 'noStream' : fromKurrentRevision(state);
 }
 
 /** A KurrentDB revision (`bigint`) as ours; throws a `RangeError` beyond 2^53 - 1. */
@@ -66,7 +61,7 @@ export function toKurrentReadRevision(
   fromRevision: number | undefined,
   direction: 'forwards' | 'backwards',
 ): ReadRevision {
-  if (fromRevision === undefined) return direction === 'backwards' ? END : START;
+  if (fromRevision === undefined) return direction === 'backwards' ? kurrent.END : kurrent.START;
   return BigInt(fromRevision);
 }
 
@@ -76,7 +71,7 @@ export function toKurrentReadRevision(
  * n - 1, and 0 becomes `START`.
  */
 export function toKurrentSubscriptionStart(fromRevision: number | undefined): ReadRevision {
-  if (fromRevision === undefined || fromRevision === 0) return START;
+  if (fromRevision === undefined || fromRevision === 0) return kurrent.START;
   return BigInt(fromRevision - 1);
 }
 
@@ -155,7 +150,7 @@ export function kurrentEventId(
  * and reads them with `JSON.parse`, so key order survives.
  */
 export function toKurrentEvent(event: NewStreamEvent): EventData {
-  return jsonEvent({
+  return kurrent.jsonEvent({
     id: kurrentEventId(event.metadata.eventId),
     type: event.type,
     // The client types data as object, array or string; any JSON value goes through JSON.stringify.

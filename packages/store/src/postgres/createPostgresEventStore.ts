@@ -1,4 +1,4 @@
-import { Pool } from 'pg';
+import { pg } from './pgDriver.js';
 import type { EventStore } from '@agentlog/core';
 import { postgresAppend } from './postgresAppend.js';
 import { createPostgresListener, type PostgresListener } from './postgresListener.js';
@@ -56,7 +56,7 @@ export interface PostgresEventStore extends EventStore {
  */
 export function createPostgresEventStore(options: PostgresEventStoreOptions): PostgresEventStore {
   const names = postgresNames(options.schema);
-  const pool = new Pool({ connectionString: options.connectionString });
+  const pool = new pg.Pool({ connectionString: options.connectionString });
   // An idle client whose connection broke (a server restart) is dropped by the pool, which then
   // emits 'error': without a listener that would crash the process. The next query opens a new
   // connection. A client also keeps a listener of its own for its whole life, so that no

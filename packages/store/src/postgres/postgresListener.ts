@@ -1,4 +1,5 @@
-import { Client, type Notification } from 'pg';
+import type { Client, Notification } from 'pg';
+import { pg } from './pgDriver.js';
 import { AgentlogError } from '@agentlog/core';
 
 /** What a subscription gives the listener: what to call on an append, and on a lost connection. */
@@ -56,7 +57,7 @@ export function createPostgresListener(
   };
 
   const connect = async (): Promise<Client> => {
-    const client = new Client({ connectionString });
+    const client = new pg.Client({ connectionString });
     let lost = false;
     const onLost = (error: unknown): void => {
       if (lost) return;

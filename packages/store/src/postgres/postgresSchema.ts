@@ -1,4 +1,5 @@
-import { escapeIdentifier, type Pool, type PoolClient } from 'pg';
+import type { Pool, PoolClient } from 'pg';
+import { pg } from './pgDriver.js';
 import { AgentlogError } from '@agentlog/core';
 import { inTransaction, UncertainCommit, withPooledClient } from './postgresClient.js';
 
@@ -39,7 +40,7 @@ export function postgresNames(schema: string = defaultPostgresSchema): PostgresN
       `invalid PostgreSQL schema name ${JSON.stringify(schema)}: use 1 to 48 lower-case letters, digits or "_", not starting with a digit`,
     );
   }
-  const quoted = escapeIdentifier(schema);
+  const quoted = pg.escapeIdentifier(schema);
   return {
     schema,
     events: `${quoted}.events`,
@@ -79,7 +80,7 @@ async function createSchema(client: PoolClient, names: PostgresNames): Promise<v
     advisoryLockClass,
     names.schema,
   ]);
-  await client.query(`CREATE SCHEMA IF NOT EXISTS ${escapeIdentifier(names.schema)}`);
+  await client.query(`CREATE SCHEMA IF NOT EXISTS ${pg.escapeIdentifier(names.schema)}`);
   await client.query(
     `CREATE TABLE IF NOT EXISTS ${names.meta} (key text PRIMARY KEY, value text NOT NULL)`,
   );

@@ -3,7 +3,8 @@
 import { appendFile } from 'node:fs/promises';
 import { Agent, approvalRequired, tool, type EventStore } from '@agentlog/core';
 import { counterIds, scriptedModel, textResponse } from '@agentlog/core/testing';
-import { createPostgresEventStore, createSqliteEventStore } from '@agentlog/store';
+import { createPostgresEventStore } from '@agentlog/store/postgres';
+import { createSqliteEventStore } from '@agentlog/store';
 import { z } from 'zod';
 import { raceTools } from './raceTools.js';
 

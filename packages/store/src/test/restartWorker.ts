@@ -9,7 +9,7 @@ import {
   type CompletionResponse,
 } from '@agentlog/core';
 import { counterIds, textResponse } from '@agentlog/core/testing';
-import { createPostgresEventStore } from '@agentlog/store';
+import { createPostgresEventStore } from '@agentlog/store/postgres';
 
 /** What the parent sends. */
 export type RestartCommand = 'answer' | 'ping' | 'resume' | 'exit';
