@@ -239,6 +239,31 @@ describe('withTracing', () => {
     expect(recorder.open()).toBe(0);
   });
 
+  it('nests the run of an agent used as a tool under that tool span', async () => {
+    const recorder = spanRecorder();
+    const inner = await withTracing(Agent.builder(), recorder.tracer, { agentName: 'inner' })
+      .llm(scriptedModel([textResponse('inner answer')]))
+      .build();
+    const ask = tool({
+      name: 'ask_inner',
+      description: 'Asks the inner agent.',
+      parameters: z.object({}),
+      execute: async () => {
+        await inner.query('help');
+        return 'asked';
+      },
+    });
+    const { agent } = await testAgent(
+      [toolCallResponse([{ name: 'ask_inner', args: {}, id: 'a1' }]), textResponse('done')],
+      (b) => withTracing(b.tools([ask]), recorder.tracer, { agentName: 'outer' }),
+    );
+    await agent.query('delegate');
+    const call = recorder.span('execute_tool ask_inner');
+    expect(parentOf(recorder.span('invoke_agent inner'))).toBe(idOf(call));
+    expect(parentOf(call)).toBe(idOf(recorder.span('invoke_agent outer')));
+    expect(recorder.open()).toBe(0);
+  });
+
   it('refuses to trace one builder twice', () => {
     const recorder = spanRecorder();
     const builder = withTracing(Agent.builder(), recorder.tracer);
