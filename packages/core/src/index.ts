@@ -2,6 +2,7 @@
 export { Agent } from './agent/agent.js';
 export type { PendingFeedback } from './agent/agent.js';
 export { AgentBuilder } from './agent/agentBuilder.js';
+export type { RunWrapper, RunCall } from './agent/runWrapper.js';
 export type { AgentConfig } from './loop/agentConfig.js';
 export type { AgentContext, FeedbackAuthor } from './loop/agentContext.js';
 export type { Hooks, HookKind, Logger, ToolResult, StreamChunk } from './loop/hooks.js';

@@ -19,6 +19,7 @@ import type { RequestFingerprinter } from '../loop/requestFingerprint.js';
 import type { RunOptions, RunScope, ToolRunner } from '../loop/runScope.js';
 import type { StreamWriter } from '../loop/streamWriter.js';
 import { AgentBuilder } from './agentBuilder.js';
+import { wrapRun, type RunWrapper } from './runWrapper.js';
 
 /** An open tool call that waits for a person's decision (SPEC HITL-11). */
 export type PendingFeedback = Pick<
@@ -34,13 +35,15 @@ export type PendingFeedback = Pick<
 export class Agent implements AgentHandle {
   readonly #scope: RunScope;
   readonly #context: CallerContext;
+  readonly #runWrappers: readonly RunWrapper[];
   /** In-process guard only: another process is fenced by the stream revision (SPEC RES-3). */
   #running = false;
 
   /** Starts a builder with the default `stop` tool (SPEC STOP-1). */
   static builder(): AgentBuilder {
     return new AgentBuilder(
-      (config, writer, fingerprints, runTool) => new Agent(config, writer, fingerprints, runTool),
+      (config, writer, fingerprints, runTool, runWrappers) =>
+        new Agent(config, writer, fingerprints, runTool, runWrappers),
     );
   }
 
@@ -49,7 +52,9 @@ export class Agent implements AgentHandle {
     writer: StreamWriter,
     fingerprints: RequestFingerprinter,
     runTool: ToolRunner,
+    runWrappers: readonly RunWrapper[],
   ) {
+    this.#runWrappers = runWrappers;
     const settings: DeciderSettings = deciderSettings(config);
     const inbox: Outcome[] = [];
     this.#scope = {
@@ -178,8 +183,12 @@ export class Agent implements AgentHandle {
     }
     this.#running = true;
     try {
-      await this.#scope.writer.catchUp();
-      await interpretRun(this.#scope, mode, input, options ?? {});
+      const run = async (): Promise<void> => {
+        await this.#scope.writer.catchUp();
+        await interpretRun(this.#scope, mode, input, options ?? {});
+      };
+      if (this.#runWrappers.length === 0) await run();
+      else await wrapRun(this.#runWrappers, run, { agent: this, mode, options: options ?? {} });
     } finally {
       this.#running = false;
     }

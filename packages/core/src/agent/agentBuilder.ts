@@ -8,6 +8,7 @@ import type { Agent } from './agent.js';
 import type { HookKind, Hooks, Logger } from '../loop/hooks.js';
 import type { ToolRunner } from '../loop/runScope.js';
 import { assembleAgent, type AgentBlueprint, type CreateAgent } from './assembleAgent.js';
+import type { RunWrapper } from './runWrapper.js';
 
 const consoleLogger: Logger = {
   warn: (message, details) => console.warn(`[agentlog] ${message}`, details ?? ''),
@@ -24,6 +25,8 @@ export class AgentBuilder {
   #withoutDefaultStop = false;
   #tools: Tool[] = [stopTool()];
   #toolMappers: ((tool: Tool) => Tool)[] = [];
+  #modelMappers: ((model: ChatCompletion) => ChatCompletion)[] = [];
+  #runWrappers: RunWrapper[] = [];
   #limit: number | undefined;
   #toolRetryLimit = 3;
   #stopOnAssistant = true;
@@ -90,6 +93,30 @@ export class AgentBuilder {
    */
   mapTools(map: (tool: Tool) => Tool): this {
     this.#toolMappers = [...this.#toolMappers, map];
+    return this;
+  }
+
+  /**
+   * Replaces the model, at `build()`, by `map(model)`: a wrapper that answers as the model does and
+   * keeps its `secrets()`, so whichever `llm()` was given, before or after, is wrapped.
+   */
+  mapModel(map: (model: ChatCompletion) => ChatCompletion): this {
+    if (typeof map !== 'function') {
+      throw new AgentError('invalidConfiguration', 'mapModel needs a function');
+    }
+    this.#modelMappers = [...this.#modelMappers, map];
+    return this;
+  }
+
+  /**
+   * Adds code around each run (a tracing span, say), the first added outermost: it must call
+   * `run` once and settle as it does (see {@link RunWrapper}). It changes no event.
+   */
+  aroundRun(wrapper: RunWrapper): this {
+    if (typeof wrapper !== 'function') {
+      throw new AgentError('invalidConfiguration', 'aroundRun needs a function');
+    }
+    this.#runWrappers = [...this.#runWrappers, wrapper];
     return this;
   }
 
@@ -199,7 +226,6 @@ export class AgentBuilder {
     return this.#hook('onStream', hook);
   }
   /** Adds an `onStop` hook; it fires once per run. */
-
   onStop(hook: Hooks['onStop']): this {
     return this.#hook('onStop', hook);
   }
@@ -207,7 +233,7 @@ export class AgentBuilder {
   /** Checks the configuration, folds the stream if it exists (SPEC RES-1) and returns the agent. */
   build(): Promise<Agent> {
     const blueprint: AgentBlueprint = {
-      model: this.#model,
+      model: this.#mappedModel(),
       systemPrompt: this.#systemPrompt,
       tools: this.#tools.map((tool) =>
         this.#toolMappers.reduce((mapped, map) => map(mapped), tool),
@@ -223,8 +249,16 @@ export class AgentBuilder {
       logger: this.#logger,
       hooks: this.#hooks,
       toolRunner: this.#toolRunner,
+      runWrappers: [...this.#runWrappers],
     };
     return assembleAgent(blueprint, this.create);
+  }
+
+  /** The model through every `mapModel` map; one that is no model is left for `build()` to refuse. */
+  #mappedModel(): ChatCompletion | undefined {
+    const model = this.#model;
+    if (model === undefined || typeof model.complete !== 'function') return model;
+    return this.#modelMappers.reduce((mapped, map) => map(mapped), model);
   }
 
   #hook<K extends HookKind>(kind: K, hook: Hooks[K]): this {

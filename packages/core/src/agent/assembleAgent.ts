@@ -11,6 +11,7 @@ import type { EventStore } from '../ports/eventStore.js';
 import { createInMemoryEventStore } from '../store/inMemoryEventStore.js';
 import type { Tool } from '../tools/tool.js';
 import type { Agent } from './agent.js';
+import type { RunWrapper } from './runWrapper.js';
 
 /** Makes the agent once it is assembled (the builder's private constructor hook). */
 export type CreateAgent = (
@@ -18,6 +19,7 @@ export type CreateAgent = (
   writer: StreamWriter,
   fingerprints: RequestFingerprinter,
   runTool: ToolRunner,
+  runWrappers: readonly RunWrapper[],
 ) => Agent;
 
 /** What a builder was given, unchecked. */
@@ -36,6 +38,7 @@ export interface AgentBlueprint {
   readonly logger: Logger;
   readonly hooks: { readonly [K in HookKind]: readonly Hooks[K][] };
   readonly toolRunner: ToolRunner | undefined;
+  readonly runWrappers: readonly RunWrapper[];
 }
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -100,6 +103,7 @@ export async function assembleAgent(
     new StreamWriter(store, streamId, blueprint.clock, blueprint.ids, state, secretsOf(model)),
     new RequestFingerprinter(fingerprints),
     runTool,
+    blueprint.runWrappers,
   );
 }
 
