@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { markdownSnippets } from './markdownSnippets.js';
@@ -5,6 +7,28 @@ import type { MarkdownSnippet } from './markdownSnippets.js';
 import { typeCheckSnippets } from './typeCheckSnippets.js';
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+
+/** README.md and every page under docs/, read now, so a new page is checked without a change here. */
+function documentationPages(): string[] {
+  const docs = readdirSync(join(repoRoot, 'docs'), { recursive: true, encoding: 'utf8' })
+    .filter((path) => path.endsWith('.md'))
+    .map((path) => `docs/${path.split('\\').join('/')}`);
+  return ['README.md', ...docs.sort()];
+}
+
+function snippetsOf(pages: readonly string[]): MarkdownSnippet[] {
+  return pages.flatMap((page) =>
+    markdownSnippets(page, readFileSync(join(repoRoot, page), 'utf8')),
+  );
+}
+
+describe('the TypeScript snippets of README.md and docs/', () => {
+  it('type-check under the compiler options of tsconfig.base.json', { timeout: 60_000 }, () => {
+    const snippets = snippetsOf(documentationPages());
+    expect(snippets.length).toBeGreaterThan(0);
+    expect(typeCheckSnippets(repoRoot, snippets)).toEqual([]);
+  });
+});
 
 describe('markdownSnippets', () => {
   it('takes the blocks tagged ts, typescript and tsx, with the line of their first line of code', () => {
