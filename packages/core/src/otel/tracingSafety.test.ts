@@ -12,7 +12,6 @@ import { tool } from '../tools/createTool.js';
 import { scriptedModel, textResponse, toolCallResponse } from '../testing/scriptedModel.js';
 import { spanRecorder, type SpanRecorder } from '../test/spanRecorder.js';
 import { rejection, testAgent } from '../test/testAgent.js';
-import { missingApiError } from './otelApi.js';
 import { withTracing } from './index.js';
 
 // A key no generic pattern (`sk-`, `Bearer`) catches: only the model's `secrets()` mask it.
@@ -143,16 +142,7 @@ describe('tracing changes nothing and leaks nothing', () => {
 });
 
 describe('loading @opentelemetry/api', () => {
-  it('turns a missing module into one line that names npm install @opentelemetry/api', () => {
-    const missing = Object.assign(new Error("Cannot find package '@opentelemetry/api'"), {
-      code: 'ERR_MODULE_NOT_FOUND',
-    });
-    const error = missingApiError(missing) as Error;
-    expect(error.message).toContain('npm install @opentelemetry/api');
-    expect(error.message).not.toContain('\n');
-    const other = new SyntaxError('broken');
-    expect(missingApiError(other)).toBe(other);
-  });
+  // Its absence is tested in a real process: packages/store/src/test/optionalPeers.test.ts.
 
   it('is imported by the otel entry alone: no module outside src/otel loads it', () => {
     const root = fileURLToPath(new URL('..', import.meta.url));

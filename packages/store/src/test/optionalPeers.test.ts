@@ -74,6 +74,7 @@ describe('optional peers: an entry loads only the driver it needs', () => {
       '@agentlog/store/postgres',
       '@agentlog/store/kurrentdb',
       '@agentlog/core/openai',
+      '@agentlog/core/otel',
     ])
       expect(await importIn(dir, entry)).toMatchObject({ ok: true });
   }, 60_000);
@@ -82,6 +83,7 @@ describe('optional peers: an entry loads only the driver it needs', () => {
     ['@agentlog/store/postgres', 'pg'],
     ['@agentlog/store/kurrentdb', '@kurrent/kurrentdb-client'],
     ['@agentlog/core/openai', 'openai'],
+    ['@agentlog/core/otel', '@opentelemetry/api'],
   ])(
     'importing %s without %s is one line naming npm install',
     async (entry, driver) => {
