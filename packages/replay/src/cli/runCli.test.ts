@@ -78,7 +78,7 @@ describe('agentlog', () => {
       code: 2,
       stdout: '',
       stderr:
-        "agentlog pending: option '--store <value>' argument missing; see agentlog pending --help\n",
+        "agentlog pending: option '--store <where>' argument missing; see agentlog pending --help\n",
     });
     const none = await cli([]);
     expect(none.code).toBe(2);

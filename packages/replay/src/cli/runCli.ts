@@ -1,52 +1,42 @@
 import { createRequire } from 'node:module';
-import type { CliCommand } from './cliCommand.js';
+import { CommanderError } from 'commander';
 import { CliError } from './cliError.js';
 import type { CliIo } from './cliIo.js';
+import { addCommands, createProgram } from './createProgram.js';
+import { isAnswered } from './usageError.js';
 
 export type { CliIo } from './cliIo.js';
 
-function overview(commands: readonly CliCommand[]): string {
-  return `Usage: agentlog <command> [options]
-
-Commands:
-${commands.map((command) => `  ${command.name.padEnd(9)} ${command.summary}`).join('\n')}
-
-Every command takes --store <where>: a SQLite file (default .agentlog/agentlog.db), a
-postgres:// URL or a .jsonl file. Run agentlog <command> --help for its options.`;
-}
-
 /**
  * Runs the `agentlog` command line `argv` (without `node` and the script) against `io` and
- * resolves to the exit code: 0 on success, 1 when `replay` found a divergence, 2 for bad input.
+ * resolves to the exit code: 0 on success (and for `--help`, `--version`), 1 when `replay` found
+ * a divergence, 2 for bad input (an unknown command or option, a missing or extra argument, …).
  * Errors are printed as one line on `io.stderr`, never as a stack trace.
  */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
-  const [first, ...rest] = argv;
-  // Answered before any command module loads: --version needs neither @agentlog/core nor a store.
-  if (first === '--version' || first === '-V') {
-    io.stdout(`${version()}\n`);
-    return 0;
-  }
-  const { commands } = await import('./commands.js');
-  if (first === undefined) {
-    io.stderr(`${overview(commands)}\n`);
-    return 2;
-  }
-  if (first === '--help' || first === '-h' || first === 'help') {
-    const topic = commands.find((command) => command.name === rest[0]);
-    io.stdout(`${topic?.help ?? overview(commands)}\n`);
-    return 0;
-  }
-  const command = commands.find((candidate) => candidate.name === first);
-  if (command === undefined) {
-    const what = first.startsWith('-') ? 'option' : 'command';
-    io.stderr(`agentlog: unknown ${what} '${first}'; run agentlog --help\n`);
-    return 2;
-  }
+  const program = createProgram(io, version());
+  let running: string | undefined;
+  let exitCode = 0;
   try {
-    return await command.run(rest, io);
+    // Answered before any command module loads: --version needs neither @agentlog/core nor a store.
+    if (argv[0] !== '--version' && argv[0] !== '-V') {
+      const { commands } = await import('./commands.js');
+      addCommands(program, commands, io, (code) => {
+        exitCode = code;
+      });
+      if (argv.length === 0) {
+        io.stderr(program.helpInformation());
+        return 2;
+      }
+      program.hook('preSubcommand', (_, command) => {
+        running = command.name();
+      });
+    }
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
   } catch (error) {
-    io.stderr(`agentlog ${command.name}: ${oneLine(error)}\n`);
+    if (error instanceof CommanderError && isAnswered(error)) return 0;
+    io.stderr(`${running === undefined ? 'agentlog' : `agentlog ${running}`}: ${oneLine(error)}\n`);
     return error instanceof CliError ? error.exitCode : 2;
   }
 }
