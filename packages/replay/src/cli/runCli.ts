@@ -28,6 +28,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         io.stderr(program.helpInformation());
         return 2;
       }
+      // commander answers `help <unknown>` with the overview on stderr; say what is wrong instead.
+      const topic = argv[0] === 'help' ? argv[1] : undefined;
+      if (topic !== undefined && !commands.some(({ name }) => name === topic))
+        throw new CliError(`unknown command '${topic}'; run agentlog --help`);
       program.hook('preSubcommand', (_, command) => {
         running = command.name();
       });
