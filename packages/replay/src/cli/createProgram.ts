@@ -33,9 +33,9 @@ export function createProgram(io: CliIo, version: string): Command {
     .version(version, '-V, --version', 'print the version')
     .addHelpText(
       'after',
-      '\nEvery command that reads a store takes --store <where>: a SQLite file (default\n' +
-        '.agentlog/agentlog.db), a postgres:// URL, a kurrentdb:// URL or a .jsonl file.\n' +
-        'Run agentlog <command> --help (or agentlog help <command>) for its options.',
+      '\nEvery command takes --store <where>: a SQLite file (default .agentlog/agentlog.db),\n' +
+        'a postgres:// or kurrentdb:// URL, or a .jsonl file. Run agentlog <command> --help (or\n' +
+        'agentlog help <command>) for its options.',
     )
     .exitOverride((error) => {
       throw usageError(error, program);
