@@ -119,9 +119,12 @@ describe('agentlog', () => {
     const hooks = join(dir, 'hooks.mjs');
     writeFileSync(
       hooks,
-      `export async function resolve(specifier, context, next) {
+      // writeSync: the hooks run on their own thread, whose buffered writes may be lost when the
+      // main thread exits first.
+      `import { writeSync } from 'node:fs';
+      export async function resolve(specifier, context, next) {
         const resolved = await next(specifier, context);
-        process.stderr.write('loaded ' + resolved.url + '\\n');
+        writeSync(2, 'loaded ' + resolved.url + '\\n');
         return resolved;
       }`,
     );
