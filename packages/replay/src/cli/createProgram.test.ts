@@ -90,6 +90,9 @@ describe('agentlog commands on commander', () => {
   it('--version and -V print the version with exit 0; help of an unknown command fails', async () => {
     expect(await cli(['-V'])).toEqual({ code: 0, stdout: '0.1.0\n', stderr: '' });
     expect(await cli(['--version'])).toEqual({ code: 0, stdout: '0.1.0\n', stderr: '' });
+    // Not alone on the line, --version is answered by commander's option: the same answer.
+    expect(await cli(['--version', 'list'])).toEqual({ code: 0, stdout: '0.1.0\n', stderr: '' });
+    expect(await cli(['list', '-V'])).toEqual({ code: 0, stdout: '0.1.0\n', stderr: '' });
     expect(await cli(['help'])).toMatchObject({ code: 0, stderr: '' });
     expect(await cli(['help', 'frobnicate'])).toEqual({
       code: 2,
