@@ -3,41 +3,40 @@ import type { CliCommand } from './cliCommand.js';
 import { CliError } from './cliError.js';
 import { readFolded } from './loadStream.js';
 import { openStore } from './openStore.js';
-import { parseCommandArgs } from './parseCommandArgs.js';
-import { storeHelp } from './storeHelp.js';
-
-const helpFor = (
-  kind: 'approve' | 'refuse',
-) => `Usage: agentlog ${kind} <stream> <toolCallId> [--by <name>] [--note <text>] [--payload <json>] [--store <where>]
-
-Records a person's decision (${kind === 'approve' ? 'approved' : 'refused'}) on a tool call that waits, as a FeedbackReceived
-event, from this process: the agent that runs the stream resumes with agent.run(). Nothing is
-written when no author is given, the payload is not JSON, the stream is unknown or the call is
-not open.
-
-Options:
-  --by <name>       who decided (stored in the event); required, defaults to $AGENTLOG_USER
-  --note <text>     why (stored in the event)
-  --payload <json>  a JSON value handed to tools that read it (approvalRequired ignores it)
-${storeHelp}
-  -h, --help        show this help`;
+import { storeOption } from './storeOption.js';
 
 /** `agentlog approve` or `agentlog refuse`: records a decision on an open tool call. */
 export function decideCommand(kind: 'approve' | 'refuse'): CliCommand {
-  const help = helpFor(kind);
+  const verb = kind === 'approve' ? 'approved' : 'refused';
   return {
     name: kind,
     summary: `${kind} a waiting tool call (--by, --note, --payload)`,
-    help,
-    async run(args, io) {
-      const parsed = parseCommandArgs(kind, args, {
-        strings: ['store', 'payload', 'by', 'note'],
-        required: ['stream', 'toolCallId'],
-      });
-      if (parsed.help) {
-        io.stdout(`${help}\n`);
-        return 0;
-      }
+    define(command) {
+      command
+        .description(
+          `Records a person's decision (${verb}) on a tool call that waits, as a FeedbackReceived ` +
+            'event, from this process: the agent that runs the stream resumes with agent.run(). ' +
+            'Nothing is written when no author is given, the payload is not JSON, the stream is ' +
+            'unknown or the call is not open.',
+        )
+        .argument('<stream>', 'the stream of the waiting call')
+        .argument('<toolCallId>', 'the id of the waiting call (see agentlog pending)')
+        .option(
+          '--by <name>',
+          'who decided (stored in the event); required, defaults to $AGENTLOG_USER',
+        )
+        .option('--note <text>', 'why (stored in the event)')
+        .option(
+          '--payload <json>',
+          'a JSON value handed to tools that read it (approvalRequired ignores it)',
+        )
+        .addOption(storeOption())
+        .addHelpText(
+          'after',
+          `\nExample:\n  agentlog ${kind} deploy-2025-06-01 call_1 --by ana --note "release checklist done"`,
+        );
+    },
+    async run(parsed, io) {
       const [streamId = '', toolCallId = ''] = parsed.positionals;
       // Every decision records who made it (HITL-10): --by, else the AGENTLOG_USER variable.
       const by = nonEmpty(parsed.string('by')) ?? nonEmpty(io.env['AGENTLOG_USER']);
@@ -67,7 +66,6 @@ export function decideCommand(kind: 'approve' | 'refuse'): CliCommand {
           io.stderr(
             `warning: ${toolCallId} is shadowed (HITL-5): resuming will not re-run it; have the model call it again\n`,
           );
-        const verb = kind === 'approve' ? 'approved' : 'refused';
         io.stdout(
           `${verb} ${call.toolCall.name} (${toolCallId}) in ${streamId} by ${by} at revision ${after.revision}\n`,
         );

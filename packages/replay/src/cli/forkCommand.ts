@@ -2,35 +2,26 @@ import { forkStream } from '../forkStream.js';
 import type { CliCommand } from './cliCommand.js';
 import { CliError } from './cliError.js';
 import { openStore } from './openStore.js';
-import { parseCommandArgs } from './parseCommandArgs.js';
-import { storeHelp } from './storeHelp.js';
-
-const help = `Usage: agentlog fork <stream> --at <revision> --to <new stream> [--store <where>]
-
-Copies the events 0…revision of a stream into a new stream that starts with StreamForked
-(forkStream): an agent built on the new stream continues as if the original had stopped there.
-The original stream is not touched. Prints the new stream's last revision.
-
-Options:
-  --at <revision>   the last revision to keep
-  --to <stream>     the new stream's id; it must not exist
-${storeHelp}
-  -h, --help        show this help`;
+import { storeOption } from './storeOption.js';
 
 /** `agentlog fork`: continues a stream from an earlier revision in a new stream. */
 export const forkCommand: CliCommand = {
   name: 'fork',
   summary: 'copy a stream up to a revision into a new stream',
-  help,
-  async run(args, io) {
-    const parsed = parseCommandArgs('fork', args, {
-      strings: ['store', 'at', 'to'],
-      required: ['stream'],
-    });
-    if (parsed.help) {
-      io.stdout(`${help}\n`);
-      return 0;
-    }
+  define(command) {
+    command
+      .description(
+        'Copies the events 0…revision of a stream into a new stream that starts with StreamForked ' +
+          '(forkStream): an agent built on the new stream continues as if the original had stopped ' +
+          "there. The original stream is not touched. Prints the new stream's last revision.",
+      )
+      .argument('<stream>', 'the stream to copy')
+      .option('--at <revision>', 'the last revision to keep')
+      .option('--to <stream>', "the new stream's id; it must not exist")
+      .addOption(storeOption())
+      .addHelpText('after', '\nExample:\n  agentlog fork hitl-4 --at 7 --to hitl-4-retry');
+  },
+  async run(parsed, io) {
     const [from = ''] = parsed.positionals;
     const at = parsed.string('at');
     const to = parsed.string('to');

@@ -2,15 +2,11 @@ import type { CliCommand } from './cliCommand.js';
 import { loadStream } from './loadStream.js';
 import { maskForDisplay, maskOutput } from './maskForDisplay.js';
 import { createPainter } from './painter.js';
-import { parseCommandArgs } from './parseCommandArgs.js';
 import { hiddenLine, timeline } from './timelineLines.js';
-import { storeHelp } from './storeHelp.js';
+import { storeOption } from './storeOption.js';
 
-const help = `Usage: agentlog inspect <stream|file.jsonl> [--store <where>]
-
-Prints the timeline of a stream: one line per step, with its revision. API keys (sk-…), bearer
-tokens and secret fields (apiKey, authorization, password, token, …) show as [redacted].
-
+const legend = `
+Each line of the timeline:
   ▶ query "…" / ▶ run()      a run started (the caller's command)
   model: "…" + N tool call(s) the model's answer · model name · tokens used
   → tool <args>               a tool call started (<N lines> for a document argument)
@@ -21,23 +17,28 @@ tokens and secret fields (apiKey, authorization, password, token, …) show as [
   ■ stopped: kind (cause)     why the run ended
   hidden: #2 …                the revisions not shown, since they repeat a shown line
 
-Options:
-${storeHelp}
-  -h, --help        show this help
+Colours only on a terminal (FORCE_COLOR and NO_COLOR decide otherwise: see docs/cli.md).
 
-A .jsonl path is read directly. Colours only on a terminal, and never when NO_COLOR is set.`;
+Example:
+  agentlog inspect fixtures/sessions/HITL-5-shadowed-approval.jsonl
+  agentlog inspect deploy-2025-06-01 --store postgres://agentlog@localhost/agentlog`;
 
 /** `agentlog inspect`: the timeline of one stream or JSONL file. */
 export const inspectCommand: CliCommand = {
   name: 'inspect',
   summary: 'print the timeline of a stream or a .jsonl file',
-  help,
-  async run(args, io) {
-    const parsed = parseCommandArgs('inspect', args, { strings: ['store'], optional: 1 });
-    if (parsed.help) {
-      io.stdout(`${help}\n`);
-      return 0;
-    }
+  define(command) {
+    command
+      .description(
+        'Prints the timeline of a stream: one line per step, with its revision. API keys (sk-…), ' +
+          'bearer tokens and secret fields (apiKey, authorization, password, token, …) show as ' +
+          '[redacted].',
+      )
+      .argument('[stream]', 'a stream id of --store, or a .jsonl file (read directly)')
+      .addOption(storeOption())
+      .addHelpText('after', legend);
+  },
+  async run(parsed, io) {
     // Keys and tokens in the stream are never printed (SPEC RPL-3).
     const loaded = maskForDisplay(
       await loadStream(parsed.positionals[0], parsed.string('store'), io),

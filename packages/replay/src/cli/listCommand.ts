@@ -4,37 +4,32 @@ import { callsAwaitingDecision } from './awaitingDecision.js';
 import type { CliCommand } from './cliCommand.js';
 import { readFolded } from './loadStream.js';
 import { openStore } from './openStore.js';
-import { parseCommandArgs } from './parseCommandArgs.js';
-import { storeHelp } from './storeHelp.js';
+import { storeOption } from './storeOption.js';
 import { dateTime } from './summarizeArgs.js';
-
-const help = `Usage: agentlog list [--store <where>]
-
-Lists every stream of the store, one line each, under a header:
-  stream      its id
-  status      pending (never ran), running, or stopped: <reason kind> (<cause>)
-  last event  when its last event was stored (UTC)
-  events      how many events it holds
-  waiting     the calls that still need a person's decision: <call id> <tool>, …
-
-Options:
-${storeHelp}
-  -h, --help        show this help
-
-A stream that cannot be folded is reported on stderr (exit 2); the others are still listed.
-See the calls that wait with agentlog pending, one of them with agentlog show.`;
 
 /** `agentlog list`: every stream of the store with its status, age, length and waiting calls. */
 export const listCommand: CliCommand = {
   name: 'list',
   summary: 'list every stream: status, last event, events, calls waiting',
-  help,
-  async run(args, io) {
-    const parsed = parseCommandArgs('list', args, { strings: ['store'] });
-    if (parsed.help) {
-      io.stdout(`${help}\n`);
-      return 0;
-    }
+  define(command) {
+    command
+      .description(
+        'Lists every stream of the store, one line each, under a header:\n' +
+          '  stream      its id\n' +
+          '  status      pending (never ran), running, or stopped: <reason kind> (<cause>)\n' +
+          '  last event  when its last event was stored (UTC)\n' +
+          '  events      how many events it holds\n' +
+          "  waiting     the calls that still need a person's decision: <call id> <tool>, …",
+      )
+      .addOption(storeOption())
+      .addHelpText(
+        'after',
+        '\nA stream that cannot be folded is reported on stderr (exit 2); the others are still\n' +
+          'listed. See the calls that wait with agentlog pending, one of them with agentlog show.\n\n' +
+          "Example:\n  agentlog list --store 'kurrentdb://localhost:2113?tls=false'",
+      );
+  },
+  async run(parsed, io) {
     const opened = await openStore(parsed.string('store'), io);
     const rows: string[][] = [['stream', 'status', 'last event', 'events', 'waiting']];
     let unreadable = 0;

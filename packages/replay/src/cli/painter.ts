@@ -21,12 +21,22 @@ const style =
     enabled ? `\u001b[${open}m${text}\u001b[${close}m` : text;
 
 /**
- * The styles for `io`: ANSI colours only when standard output is a terminal and `NO_COLOR` is
- * not set to a non-empty value (https://no-color.org).
+ * Whether `io` gets colours, in this order (chalk's convention: FORCE_COLOR wins):
+ * 1. `FORCE_COLOR` set to a non-empty value: off for `0` or `false`, else on, terminal or not;
+ * 2. `NO_COLOR` set to a non-empty value (https://no-color.org): off;
+ * 3. otherwise on only when standard output is a terminal.
  */
-export function createPainter(io: Pick<CliIo, 'isTTY' | 'env'>): Painter {
+export function colourEnabled(io: Pick<CliIo, 'isTTY' | 'env'>): boolean {
+  const force = io.env['FORCE_COLOR']?.trim().toLowerCase();
+  if (force !== undefined && force !== '') return force !== '0' && force !== 'false';
   const noColor = io.env['NO_COLOR'];
-  const enabled = io.isTTY && (noColor === undefined || noColor === '');
+  if (noColor !== undefined && noColor !== '') return false;
+  return io.isTTY;
+}
+
+/** The styles for `io`, coloured when {@link colourEnabled} says so. */
+export function createPainter(io: Pick<CliIo, 'isTTY' | 'env'>): Painter {
+  const enabled = colourEnabled(io);
   return {
     enabled,
     dim: style(enabled, 2, 22),

@@ -3,39 +3,34 @@ import { callsAwaitingDecision } from './awaitingDecision.js';
 import type { CliCommand } from './cliCommand.js';
 import { readFolded } from './loadStream.js';
 import { openStore } from './openStore.js';
-import { parseCommandArgs } from './parseCommandArgs.js';
-import { storeHelp } from './storeHelp.js';
+import { storeOption } from './storeOption.js';
 import { compactJson, summarizeArgs } from './summarizeArgs.js';
-
-const help = `Usage: agentlog pending [--store <where>]
-
-Lists every tool call that still needs a person's decision, in every stream of the store. A call
-that already holds a decision (approved or refused, not yet read by a run) is not listed: it
-waits for agent.run(), not for a person (HITL-11). One line per call with the stream, the call
-id, the tool, its arguments, and a mark when deciding on it is not enough:
-  shadowed (HITL-5)   a sibling call of the same answer got an output: approving it will not
-                      re-run it; have the model call it again
-  ambiguous (TOOL-7)  it was started before a crash and may have run; the loop asks before
-                      running it again
-
-Options:
-${storeHelp}
-  -h, --help        show this help
-
-Decide with agentlog approve|refuse <stream> <toolCallId>; see a call's full arguments with
-agentlog show <stream> <toolCallId>.`;
 
 /** `agentlog pending`: every waiting tool call of every stream. */
 export const pendingCommand: CliCommand = {
   name: 'pending',
   summary: 'list the tool calls that still need a decision',
-  help,
-  async run(args, io) {
-    const parsed = parseCommandArgs('pending', args, { strings: ['store'] });
-    if (parsed.help) {
-      io.stdout(`${help}\n`);
-      return 0;
-    }
+  define(command) {
+    command
+      .description(
+        "Lists every tool call that still needs a person's decision, in every stream of the store. " +
+          'A call that already holds a decision (approved or refused, not yet read by a run) is not ' +
+          'listed: it waits for agent.run(), not for a person (HITL-11). One line per call with the ' +
+          'stream, the call id, the tool, its arguments, and a mark when deciding on it is not enough:\n' +
+          '  shadowed (HITL-5)   a sibling call of the same answer got an output: approving it will\n' +
+          '                      not re-run it; have the model call it again\n' +
+          '  ambiguous (TOOL-7)  it was started before a crash and may have run; the loop asks\n' +
+          '                      before running it again',
+      )
+      .addOption(storeOption())
+      .addHelpText(
+        'after',
+        "\nDecide with agentlog approve|refuse <stream> <toolCallId>; see a call's full arguments\n" +
+          'with agentlog show <stream> <toolCallId>.\n\nExample:\n' +
+          '  agentlog pending --store postgres://agentlog@localhost/agentlog',
+      );
+  },
+  async run(parsed, io) {
     const opened = await openStore(parsed.string('store'), io);
     const rows: string[][] = [];
     let unreadable = 0;

@@ -4,45 +4,46 @@ import { collectSessions } from './collectSessions.js';
 import { loadAgentModule } from './loadAgentModule.js';
 import { openStore, type OpenedStore } from './openStore.js';
 import { createPainter, type Painter } from './painter.js';
-import { parseCommandArgs } from './parseCommandArgs.js';
 import { createProgressBar } from './progressBar.js';
+import { storeOption } from './storeOption.js';
 import { replaySession, type SessionOutcome } from './replaySession.js';
-
-const help = `Usage: agentlog replay <file.jsonl|folder>... --agent <module> [--tools recorded|live]
-       agentlog replay [<stream>...] --store <where> --agent <module>
-
-Replays recorded sessions with the recorded model answers and compares the events the agent
-produces with the recorded ones (replayStream). Prints ✓ or ✗ per session, the first divergence
-with its diff, and "N replayed, N diverged".
-
-Options:
-  --agent <module>  a module (resolved from the working directory) exporting
-                      agentFor(file, events): AgentBuilder | undefined
-                    and optionally streamIdFor(file): string | undefined; file is the session's
-                    absolute path (or its stream id when read from --store)
-  --tools <mode>    recorded (default): serve the recorded tool outcomes; live: run the tools
-  --store <where>   replay streams of this store (all of them when none is named); a SQLite
-                    file, a postgres:// URL or a .jsonl file
-  -h, --help        show this help
-
-Exit codes: 0 every session replayed as recorded, 1 a session diverged, 2 bad input (a path that
-does not exist, a line that is not a JSONL event, events that contradict each other, a missing
-or invalid --agent module, a session the module has no agent for).`;
 
 /** `agentlog replay`: replays recorded sessions and reports the first divergence of each. */
 export const replayCommand: CliCommand = {
   name: 'replay',
   summary: 'replay recorded sessions and report divergences (exit 0/1/2)',
-  help,
-  async run(args, io) {
-    const parsed = parseCommandArgs('replay', args, {
-      strings: ['agent', 'tools', 'store'],
-      optional: Number.POSITIVE_INFINITY,
-    });
-    if (parsed.help) {
-      io.stdout(`${help}\n`);
-      return 0;
-    }
+  define(command) {
+    command
+      .description(
+        'Replays recorded sessions with the recorded model answers and compares the events the ' +
+          'agent produces with the recorded ones (replayStream). Prints ✓ or ✗ per session, the ' +
+          'first divergence with its diff, and "N replayed, N diverged".',
+      )
+      .argument(
+        '[sessions...]',
+        '.jsonl files or folders of them; with --store, stream ids of that store (all of its ' +
+          'streams when none is named)',
+      )
+      .option(
+        '--agent <module>',
+        'a module (resolved from the working directory) exporting agentFor(file, events): ' +
+          'AgentBuilder | undefined and optionally streamIdFor(file): string | undefined; file is ' +
+          "the session's absolute path (or its stream id when read from --store)",
+      )
+      .option(
+        '--tools <mode>',
+        'recorded (default): serve the recorded tool outcomes; live: run the tools',
+      )
+      .addOption(storeOption('replay the streams of this store instead of files'))
+      .addHelpText(
+        'after',
+        '\nExit codes: 0 every session replayed as recorded, 1 a session diverged, 2 bad input (a\n' +
+          'path that does not exist, a line that is not a JSONL event, events that contradict each\n' +
+          'other, a missing or invalid --agent module, a session the module has no agent for).\n\n' +
+          'Example:\n  agentlog replay fixtures/sessions --agent fixtures/agents.ts',
+      );
+  },
+  async run(parsed, io) {
     const tools = parsed.string('tools') ?? 'recorded';
     if (tools !== 'recorded' && tools !== 'live')
       throw new CliError(`--tools must be recorded or live, not '${tools}'`);

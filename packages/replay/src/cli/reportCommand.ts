@@ -4,38 +4,35 @@ import type { CliCommand } from './cliCommand.js';
 import { CliError } from './cliError.js';
 import { loadStream } from './loadStream.js';
 import { maskForDisplay, maskOutput } from './maskForDisplay.js';
-import { parseCommandArgs } from './parseCommandArgs.js';
 import { renderReport } from './report/renderReport.js';
-import { storeHelp } from './storeHelp.js';
-
-const help = `Usage: agentlog report <stream|file.jsonl> --html <file> [--store <where>]
-
-Writes a self-contained HTML audit page of a stream. At the top: the outcome (stop reason, cause,
-and a tool's stop payload) and a table of every decision (who, when, on which call, with which
-arguments, approved or refused, the note). Then each tool call with its status (refused,
-approved, completed, failed, waiting, ambiguous), its arguments (Markdown or multi-line drafts as
-text; a revised draft as a line diff against the refused one) and outputs; the timeline per
-model step with its duration, model and tokens, and the run totals; the conversation, warnings
-and stops. Each payload is shown once, folded. Inline CSS only: no script, nothing loaded from
-elsewhere. API keys (sk-…), bearer tokens and secret fields (apiKey, authorization, password,
-token, …) show as [redacted].
-
-Options:
-  --html <file>     where to write the page (its folder is created)
-${storeHelp}
-  -h, --help        show this help`;
+import { storeOption } from './storeOption.js';
 
 /** `agentlog report`: an HTML audit page of one stream. */
 export const reportCommand: CliCommand = {
   name: 'report',
   summary: 'write an HTML audit page of a stream',
-  help,
-  async run(args, io) {
-    const parsed = parseCommandArgs('report', args, { strings: ['store', 'html'], optional: 1 });
-    if (parsed.help) {
-      io.stdout(`${help}\n`);
-      return 0;
-    }
+  define(command) {
+    command
+      .description(
+        'Writes a self-contained HTML audit page of a stream. At the top: the outcome (stop reason, ' +
+          "cause, and a tool's stop payload) and a table of every decision (who, when, on which call, " +
+          'with which arguments, approved or refused, the note). Then each tool call with its status ' +
+          '(refused, approved, completed, failed, waiting, ambiguous), its arguments (Markdown or ' +
+          'multi-line drafts as text; a revised draft as a line diff against the refused one) and ' +
+          'outputs; the timeline per model step with its duration, model and tokens, and the run ' +
+          'totals; the conversation, warnings and stops. Each payload is shown once, folded. Inline ' +
+          'CSS only: no script, nothing loaded from elsewhere. API keys (sk-…), bearer tokens and ' +
+          'secret fields (apiKey, authorization, password, token, …) show as [redacted].',
+      )
+      .argument('[stream]', 'a stream id of --store, or a .jsonl file (read directly)')
+      .option('--html <file>', 'where to write the page (its folder is created)')
+      .addOption(storeOption())
+      .addHelpText(
+        'after',
+        '\nExample:\n  agentlog report fixtures/sessions/HITL-5-shadowed-approval.jsonl --html out/hitl-5.html',
+      );
+  },
+  async run(parsed, io) {
     const target = parsed.string('html');
     if (target === undefined)
       throw new CliError('missing --html <file>; see agentlog report --help');

@@ -78,7 +78,7 @@ describe('agentlog', () => {
       code: 2,
       stdout: '',
       stderr:
-        "agentlog pending: option '--store <value>' argument missing; see agentlog pending --help\n",
+        "agentlog pending: option '--store <where>' argument missing; see agentlog pending --help\n",
     });
     const none = await cli([]);
     expect(none.code).toBe(2);
@@ -119,9 +119,12 @@ describe('agentlog', () => {
     const hooks = join(dir, 'hooks.mjs');
     writeFileSync(
       hooks,
-      `export async function resolve(specifier, context, next) {
+      // writeSync: the hooks run on their own thread, whose buffered writes may be lost when the
+      // main thread exits first.
+      `import { writeSync } from 'node:fs';
+      export async function resolve(specifier, context, next) {
         const resolved = await next(specifier, context);
-        process.stderr.write('loaded ' + resolved.url + '\\n');
+        writeSync(2, 'loaded ' + resolved.url + '\\n');
         return resolved;
       }`,
     );
@@ -132,9 +135,10 @@ describe('agentlog', () => {
     );
     const run = promisify(execFile);
     const loaded = async (args: string[]) => {
+      // A failing command (exit 2) still reports what it loaded.
       const { stdout, stderr } = await run(process.execPath, ['--import', register, bin, ...args], {
         cwd: dir,
-      });
+      }).catch((error: { stdout: string; stderr: string }) => error);
       const modules = stderr.split('\n').filter((line) => line.startsWith('loaded '));
       expect(modules.length, 'the hook saw the modules').toBeGreaterThan(0);
       return { stdout, modules };
@@ -172,5 +176,16 @@ describe('agentlog', () => {
       sqlite.modules.join('\n'),
     ).toBe(true);
     expect(sqlite.modules.filter((line) => /\/node_modules\/pg\/|@kurrent/.test(line))).toEqual([]);
+    // A kurrentdb:// URL loads the KurrentDB adapter and its client, neither SQLite nor pg (no
+    // server listens on port 1: the command fails, having loaded what it needed).
+    const kurrent = await loaded(['list', '--store', 'kurrentdb://127.0.0.1:1?tls=false']);
+    expect(
+      kurrent.modules.some((line) => /\/packages\/store\/(dist|src)\/kurrent\//.test(line)),
+      kurrent.modules.join('\n'),
+    ).toBe(true);
+    expect(kurrent.modules.some((line) => /@kurrent\/kurrentdb-client/.test(line))).toBe(true);
+    expect(
+      kurrent.modules.filter((line) => /better-sqlite3|\/node_modules\/pg\/|\/sqlite\//.test(line)),
+    ).toEqual([]);
   });
 });

@@ -4,39 +4,33 @@ import { CliError } from './cliError.js';
 import { loadStream } from './loadStream.js';
 import { maskForDisplay, maskOutput } from './maskForDisplay.js';
 import { createPainter, type Painter } from './painter.js';
-import { parseCommandArgs } from './parseCommandArgs.js';
-import { storeHelp } from './storeHelp.js';
+import { storeOption } from './storeOption.js';
 import { dateTime } from './summarizeArgs.js';
-
-const help = `Usage: agentlog show <stream|file.jsonl> <toolCallId> [--store <where>]
-
-Prints one tool call in full, to review it before deciding:
-  its tool, id and status (waiting for a decision, holding one, answered, …);
-  its arguments: JSON pretty-printed, and every multi-line or Markdown string field as text,
-  its lines as they are (not JSON-escaped);
-  its history: each start, feedback request, decision (who, when, note, payload), decision
-  read, and its outcome (the output or failure, in full).
-
-Options:
-${storeHelp}
-  -h, --help        show this help
-
-An unknown stream or call is one line on stderr, exit 2. Secrets show as [redacted].`;
 
 /** `agentlog show`: one tool call's full arguments, status and decision history. */
 export const showCommand: CliCommand = {
   name: 'show',
   summary: "print a tool call's full arguments, status and decision history",
-  help,
-  async run(args, io) {
-    const parsed = parseCommandArgs('show', args, {
-      strings: ['store'],
-      required: ['stream', 'toolCallId'],
-    });
-    if (parsed.help) {
-      io.stdout(`${help}\n`);
-      return 0;
-    }
+  define(command) {
+    command
+      .description(
+        'Prints one tool call in full, to review it before deciding:\n' +
+          '  its tool, id and status (waiting for a decision, holding one, answered, …);\n' +
+          '  its arguments: JSON pretty-printed, and every multi-line or Markdown string field as\n' +
+          '  text, its lines as they are (not JSON-escaped);\n' +
+          '  its history: each start, feedback request, decision (who, when, note, payload),\n' +
+          '  decision read, and its outcome (the output or failure, in full).',
+      )
+      .argument('<stream>', 'a stream id of --store, or a .jsonl file')
+      .argument('<toolCallId>', 'the id of the tool call')
+      .addOption(storeOption())
+      .addHelpText(
+        'after',
+        '\nAn unknown stream or call is one line on stderr, exit 2. Secrets show as [redacted].\n\n' +
+          'Example:\n  agentlog show deploy-2025-06-01 call_1',
+      );
+  },
+  async run(parsed, io) {
     const [target = '', toolCallId = ''] = parsed.positionals;
     // Keys and tokens in the stream are never printed (SPEC RPL-3).
     const loaded = maskForDisplay(await loadStream(target, parsed.string('store'), io));

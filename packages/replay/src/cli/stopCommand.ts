@@ -2,36 +2,30 @@ import { requestStop } from '@agentlog/core';
 import type { CliCommand } from './cliCommand.js';
 import { CliError } from './cliError.js';
 import { openStore } from './openStore.js';
-import { parseCommandArgs } from './parseCommandArgs.js';
-import { storeHelp } from './storeHelp.js';
-
-const help = `Usage: agentlog stop <stream> --by <name> [--reason <text>] [--store <where>]
-
-Asks the run in progress on a stream to stop, from this process: appends a StopRequested event.
-The live run, in whatever process it works, finishes its current step, then ends with
-other(reason), and its AgentStopped records who asked. Nothing is written when the stream has no
-run in progress.
-
-Options:
-  --by <name>       who asks (required; stored in the events)
-  --reason <text>   why (default: stopped by <name>)
-${storeHelp}
-  -h, --help        show this help`;
+import { storeOption } from './storeOption.js';
 
 /** `agentlog stop`: asks a live run to stop at its next step boundary (SPEC HITL-12). */
 export const stopCommand: CliCommand = {
   name: 'stop',
   summary: 'ask the run in progress on a stream to stop (--by, --reason)',
-  help,
-  async run(args, io) {
-    const parsed = parseCommandArgs('stop', args, {
-      strings: ['store', 'by', 'reason'],
-      required: ['stream'],
-    });
-    if (parsed.help) {
-      io.stdout(`${help}\n`);
-      return 0;
-    }
+  define(command) {
+    command
+      .description(
+        'Asks the run in progress on a stream to stop, from this process: appends a StopRequested ' +
+          'event. The live run, in whatever process it works, finishes its current step, then ends ' +
+          'with other(reason), and its AgentStopped records who asked. Nothing is written when the ' +
+          'stream has no run in progress.',
+      )
+      .argument('<stream>', 'the stream whose run should stop')
+      .option('--by <name>', 'who asks (required; stored in the events)')
+      .option('--reason <text>', 'why (default: stopped by <name>)')
+      .addOption(storeOption())
+      .addHelpText(
+        'after',
+        '\nExample:\n  agentlog stop deploy-2025-06-01 --by ana --reason "wrong branch"',
+      );
+  },
+  async run(parsed, io) {
     const [streamId = ''] = parsed.positionals;
     const by = parsed.string('by');
     if (by === undefined || by === '') throw new CliError('stop needs --by <name>: who asks');

@@ -1,0 +1,26 @@
+import type { Command } from 'commander';
+
+/** A command's parsed arguments: its positionals and typed access to its options. */
+export interface ParsedArgs {
+  /** The positional arguments, in order (a variadic argument's values included). */
+  readonly positionals: readonly string[];
+  /** The value of a `--name <value>` option, or its default; undefined when absent. */
+  string(name: string): string | undefined;
+}
+
+/**
+ * The arguments commander parsed for `command`. Asking for an option the command does not
+ * declare is a programming error (it would always read undefined), so it throws.
+ */
+export function parsedArgsOf(command: Command): ParsedArgs {
+  const declared = new Set(command.options.map((option) => option.attributeName()));
+  return {
+    positionals: [...command.args],
+    string: (name) => {
+      if (!declared.has(name))
+        throw new Error(`agentlog ${command.name()} declares no option --${name}`);
+      const value: unknown = command.getOptionValue(name);
+      return typeof value === 'string' ? value : undefined;
+    },
+  };
+}
