@@ -121,14 +121,9 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
     (streamId: string, events: readonly NewStreamEvent[], expected: ExpectedRevision) => {
       const actual = actualRevision(streamId);
       const last = actual === 'noStream' ? -1 : actual;
-      const ids = events.map((event) => event.metadata.eventId);
-      const stored =
-        actual === 'noStream'
-          ? new Map<string, number>()
-          : new Map(sql.storedIds.all(streamId, JSON.stringify(ids)));
       const decision = decideAppend(
-        { streamId, last: actual, revisionOf: (id) => stored.get(id) },
-        ids,
+        { streamId, last: actual, revisionOf: (id) => sql.storedId.get(streamId, id) },
+        events.map((event) => event.metadata.eventId),
         expected,
       );
       if (decision.kind === 'conflict') throw decision.error;
@@ -304,12 +299,10 @@ function prepare(db: Database.Database) {
     last: db
       .prepare('SELECT max(revision) FROM agentlog_events WHERE stream_id = ?')
       .pluck() as Database.Statement<[string], number | null>,
-    // One query per batch, not one per event: which of these ids the stream already holds.
-    storedIds: db
-      .prepare(
-        'SELECT event_id, revision FROM agentlog_events WHERE stream_id = ? AND event_id IN (SELECT value FROM json_each(?))',
-      )
-      .raw() as Database.Statement<[string, string], [string, number]>,
+    // An indexed lookup of one id (UNIQUE (stream_id, event_id)): decideAppend asks per id.
+    storedId: db
+      .prepare('SELECT revision FROM agentlog_events WHERE stream_id = ? AND event_id = ?')
+      .pluck() as Database.Statement<[string, string], number | undefined>,
     insert: db.prepare<[string, number, string, string, string]>(
       'INSERT INTO agentlog_events (stream_id, revision, event_id, type, event) VALUES (?, ?, ?, ?, ?)',
     ),
