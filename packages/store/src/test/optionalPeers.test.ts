@@ -96,6 +96,29 @@ describe('optional peers: an entry loads only the driver it needs', () => {
     60_000,
   );
 
+  test('the agentlog command on a postgres:// store without pg says to npm install pg', async () => {
+    const dir = projectWithout(['pg']);
+    const main = join(dir, 'node_modules/@agentlog/replay/src/cli/main.ts');
+    const flags = ['--preserve-symlinks', '--preserve-symlinks-main', '--conditions=source'];
+    const args = [
+      ...flags,
+      '--import',
+      'tsx',
+      main,
+      'list',
+      '--store',
+      'postgres://u:pw@127.0.0.1:1/db',
+    ];
+    const failure = await run(process.execPath, args, { cwd: dir, timeout: 30_000 }).then(
+      () => undefined,
+      (error: unknown) => error as { code?: unknown; stderr?: unknown },
+    );
+    expect(failure?.code).toBe(2);
+    expect(String(failure?.stderr)).toBe(
+      'agentlog list: @agentlog/store/postgres needs the package pg, which is not installed: run npm install pg\n',
+    );
+  }, 60_000);
+
   test('without any optional peer, the default entries load and the SQLite store works', async () => {
     const dir = projectWithout(optionalPeers);
     const useSqlite = `
