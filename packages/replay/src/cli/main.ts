@@ -2,9 +2,17 @@
 // The `agentlog` executable: runs the command line with the process's streams and environment.
 import { runCli } from './runCli.js';
 
+// A reader that goes away early (`agentlog inspect … | head`) closes the pipe: the rest of the
+// output is not wanted, which is no failure of the command.
+let readerGone = false;
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  readerGone = true;
+});
+
 process.exitCode = await runCli(process.argv.slice(2), {
   stdout: (text) => {
-    process.stdout.write(text);
+    if (!readerGone) process.stdout.write(text);
   },
   stderr: (text) => {
     process.stderr.write(text);
