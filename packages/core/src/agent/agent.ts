@@ -4,8 +4,8 @@ import { deciderSettings, type DeciderSettings } from '../decider/deciderSetting
 import type { Outcome } from '../decider/recordOutcome.js';
 import { AgentError } from '../errors/agentError.js';
 import type { AgentEvent, RunMode } from '../events/agentEvent.js';
-import type { AgentState, ToolCallState } from '../events/agentState.js';
-import { unansweredCalls } from '../events/stateQueries.js';
+import type { AgentState } from '../events/agentState.js';
+import { callsAwaitingDecision, type AwaitedCall } from '../events/stateQueries.js';
 import type { StopReason } from '../events/stopReason.js';
 import type { ChatMessage } from '../messages/chatMessage.js';
 import type { AgentConfig } from '../loop/agentConfig.js';
@@ -22,10 +22,7 @@ import { AgentBuilder } from './agentBuilder.js';
 import { wrapRun, type RunWrapper } from './runWrapper.js';
 
 /** An open tool call that waits for a person's decision (SPEC HITL-11). */
-export type PendingFeedback = Pick<
-  ToolCallState,
-  'toolCall' | 'feedbackPayload' | 'ambiguous' | 'shadowed'
->;
+export type PendingFeedback = AwaitedCall;
 
 /**
  * An agent on one event stream: the façade over the decider and its interpreter. Its state is
@@ -161,15 +158,7 @@ export class Agent implements AgentHandle {
    * already (SPEC HITL-11).
    */
   pendingFeedback(): PendingFeedback[] {
-    const { state } = this.#scope.writer;
-    return unansweredCalls(state)
-      .filter((call) => call.status === 'waiting' && state.feedback[call.toolCall.id] === undefined)
-      .map(({ toolCall, feedbackPayload, ambiguous, shadowed }) => ({
-        toolCall,
-        ...(feedbackPayload === undefined ? {} : { feedbackPayload }),
-        ...(ambiguous === undefined ? {} : { ambiguous }),
-        ...(shadowed === undefined ? {} : { shadowed }),
-      }));
+    return callsAwaitingDecision(this.#scope.writer.state);
   }
 
   /** Adds a summary: the model sees nothing before it but system messages (SPEC MSG-4). */

@@ -1,13 +1,9 @@
-import { unansweredCalls } from '../events/stateQueries.js';
-import type { ToolCallState } from '../events/agentState.js';
+import { callsAwaitingDecision, type AwaitedCall } from '../events/stateQueries.js';
 import { foldOfStream } from '../loop/foldCache.js';
 import type { EventStore } from '../ports/eventStore.js';
 
 /** A call that waits for a person's decision, and the stream it is on (SPEC HITL-12). */
-export interface WaitingCall extends Pick<
-  ToolCallState,
-  'toolCall' | 'feedbackPayload' | 'ambiguous' | 'shadowed'
-> {
+export interface WaitingCall extends AwaitedCall {
   readonly streamId: string;
 }
 
@@ -24,17 +20,7 @@ export async function pendingDecisions(
   const pending: WaitingCall[] = [];
   for (const streamId of streamIds) {
     const { state } = await foldOfStream(store, streamId, () => undefined);
-    for (const call of unansweredCalls(state)) {
-      if (call.status !== 'waiting' || state.feedback[call.toolCall.id] !== undefined) continue;
-      const { toolCall, feedbackPayload, ambiguous, shadowed } = call;
-      pending.push({
-        streamId,
-        toolCall,
-        ...(feedbackPayload === undefined ? {} : { feedbackPayload }),
-        ...(ambiguous === undefined ? {} : { ambiguous }),
-        ...(shadowed === undefined ? {} : { shadowed }),
-      });
-    }
+    for (const call of callsAwaitingDecision(state)) pending.push({ streamId, ...call });
   }
   return pending;
 }

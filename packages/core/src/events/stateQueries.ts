@@ -33,6 +33,27 @@ export function unansweredCalls(state: AgentState): ToolCallState[] {
   return draft.unanswered.map((id) => mapGet(draft.toolCalls, id) as ToolCallState);
 }
 
+/** An open call that waits for a person's decision, as callers are shown it (SPEC HITL-11). */
+export type AwaitedCall = Pick<
+  ToolCallState,
+  'toolCall' | 'feedbackPayload' | 'ambiguous' | 'shadowed'
+>;
+
+/**
+ * Every open call that waits for a decision, not only the first, and none that holds one already
+ * (SPEC HITL-11): what `agent.pendingFeedback()` and `pendingDecisions` list.
+ */
+export function callsAwaitingDecision(state: AgentState): AwaitedCall[] {
+  return unansweredCalls(state)
+    .filter((call) => call.status === 'waiting' && state.feedback[call.toolCall.id] === undefined)
+    .map(({ toolCall, feedbackPayload, ambiguous, shadowed }) => ({
+      toolCall,
+      ...(feedbackPayload === undefined ? {} : { feedbackPayload }),
+      ...(ambiguous === undefined ? {} : { ambiguous }),
+      ...(shadowed === undefined ? {} : { shadowed }),
+    }));
+}
+
 /** The last assistant message with tool calls, and whether any tool output follows it. */
 export function lastBatch(
   state: AgentState,
