@@ -8,6 +8,7 @@ import type { ToolRunner } from '../loop/runScope.js';
 import { StreamWriter } from '../loop/streamWriter.js';
 import type { ChatCompletion } from '../ports/chatCompletion.js';
 import type { EventStore } from '../ports/eventStore.js';
+import { modelSecrets } from '../ports/modelSecrets.js';
 import { createInMemoryEventStore } from '../store/inMemoryEventStore.js';
 import type { Tool } from '../tools/tool.js';
 import type { Agent } from './agent.js';
@@ -100,7 +101,7 @@ export async function assembleAgent(
     ((toolCall, context) => invokeTool(tools.get(toolCall.name), context, toolCall));
   return create(
     config,
-    new StreamWriter(store, streamId, blueprint.clock, blueprint.ids, state, secretsOf(model)),
+    new StreamWriter(store, streamId, blueprint.clock, blueprint.ids, state, modelSecrets(model)),
     new RequestFingerprinter(fingerprints),
     runTool,
     blueprint.runWrappers,
@@ -130,13 +131,3 @@ function checkTools(tools: readonly Tool[]): Map<string, Tool> {
   }
   return byName;
 }
-
-/** The secrets the model was configured with, read at every write (SPEC RPL-3); none by default. */
-function secretsOf(model: ChatCompletion): () => readonly string[] {
-  const { secrets } = model as { secrets?: () => readonly unknown[] };
-  if (typeof secrets !== 'function') return () => noSecrets;
-  return () =>
-    (secrets.call(model) ?? []).filter((secret): secret is string => typeof secret === 'string');
-}
-
-const noSecrets: readonly string[] = Object.freeze([]);

@@ -1,5 +1,6 @@
 import type { Attributes, Span, Tracer } from '@opentelemetry/api';
 import type { ChatCompletion, CompletionResponse, FinishReason } from '../ports/chatCompletion.js';
+import { modelSecrets } from '../ports/modelSecrets.js';
 import { errorType, markFailed } from './markFailed.js';
 import { otelApi } from './otelApi.js';
 import { currentRun, parentContext } from './traceScope.js';
@@ -24,7 +25,7 @@ export function traceModel(
   tracer: Tracer,
   options: TracingOptions,
 ): ChatCompletion {
-  const secrets = secretsOf(model);
+  const secrets = modelSecrets(model);
   const own = (model as { model?: unknown }).model;
   const requestModel = options.model ?? (typeof own === 'string' ? own : undefined);
   const attributes: Attributes = {
@@ -75,10 +76,4 @@ function describeResponse(span: Span, response: CompletionResponse | undefined):
   const known = typeof finishReason === 'string' && Object.hasOwn(finishReasons, finishReason);
   const reason = known ? finishReasons[finishReason] : undefined;
   if (reason !== undefined) span.setAttribute('gen_ai.response.finish_reasons', [reason]);
-}
-
-function secretsOf(model: ChatCompletion): () => readonly string[] {
-  const { secrets } = model;
-  if (typeof secrets !== 'function') return () => [];
-  return () => (secrets.call(model) ?? []).filter((secret) => typeof secret === 'string');
 }
