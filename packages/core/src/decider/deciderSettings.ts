@@ -1,5 +1,5 @@
 import type { AgentConfig } from '../loop/agentConfig.js';
-import { runsOnlyWhenApproved } from '../tools/approvalRequired.js';
+import { isApprovalGate } from '../tools/approvalRequired.js';
 
 /** What the decider knows of a tool: its policy, never its code (SPEC TOOL-7). */
 export interface ToolPolicy {
@@ -31,7 +31,7 @@ export function deciderSettings(config: AgentConfig): DeciderSettings {
   for (const [name, tool] of config.tools) {
     tools.set(name, {
       idempotent: tool.idempotent === true,
-      gated: (tool as { [runsOnlyWhenApproved]?: true })[runsOnlyWhenApproved] === true,
+      gated: isApprovalGate(tool),
     });
   }
   return {

@@ -1,6 +1,6 @@
 import type { Tracer } from '@opentelemetry/api';
 import { ToolError } from '../errors/toolError.js';
-import { runsOnlyWhenApproved } from '../tools/approvalRequired.js';
+import { isApprovalGate, runsOnlyWhenApproved } from '../tools/approvalRequired.js';
 import type { Tool } from '../tools/tool.js';
 import { errorType, markFailed } from './markFailed.js';
 import { otelApi } from './otelApi.js';
@@ -56,8 +56,9 @@ export function traceTool(tool: Tool, tracer: Tracer): Tool {
       }
     },
   };
-  const gated = (tool as { [runsOnlyWhenApproved]?: true })[runsOnlyWhenApproved] === true;
-  return gated ? Object.assign(traced, { [runsOnlyWhenApproved]: true as const }) : traced;
+  return isApprovalGate(tool)
+    ? Object.assign(traced, { [runsOnlyWhenApproved]: true as const })
+    : traced;
 }
 
 /** The kind of what a tool returned: a string is a text output. */

@@ -7,6 +7,11 @@ import type { Tool } from './tool.js';
  */
 export const runsOnlyWhenApproved = Symbol('agentlog.runsOnlyWhenApproved');
 
+/** Whether `tool` is marked {@link runsOnlyWhenApproved}. */
+export function isApprovalGate(tool: Tool): boolean {
+  return (tool as { [runsOnlyWhenApproved]?: true })[runsOnlyWhenApproved] === true;
+}
+
 /** The text output the model sees when a person refuses a call (SPEC HITL-1). */
 export const REFUSAL_TEXT = 'This tool call was refused';
 
