@@ -6,7 +6,9 @@ import { toolCallOf } from '../events/stateQueries.js';
 import type { ToolFeedback } from '../messages/toolFeedback.js';
 import { findNonJson } from '../support/json.js';
 import type { DeciderSettings } from './deciderSettings.js';
+import { stopWith } from './nextStep.js';
 import { callsToResume, hasNewMessages } from './pendingWork.js';
+import { callerStop } from './runCursor.js';
 
 /** A command of the caller (or of a person through the caller), as the decider judges it. */
 export type Command =
@@ -73,12 +75,7 @@ export function decideCommand(
       if (!context.ownRun && foreignRun(state, settings, context.clock) !== undefined) {
         return [{ type: 'StopRequested', data: { reason: command.text } }];
       }
-      return [
-        {
-          type: 'AgentStopped',
-          data: { reason: { kind: 'other', text: command.text }, cause: 'stoppedByCaller' },
-        },
-      ];
+      return stopWith(callerStop(command.text)).events;
     case 'requestStop':
       return [stopRequest(state, settings, command)];
     case 'addSummary':

@@ -7,7 +7,7 @@ import { lastMessage, lastOutputOf, toolCallOf } from '../events/stateQueries.js
 import { callsToResume, hasNewMessages } from './pendingWork.js';
 import type { DeciderSettings } from './deciderSettings.js';
 import { planBatch, type BatchPlan } from './planBatch.js';
-import type { RunCursor, StopCandidate } from './runCursor.js';
+import { callerStop, type RunCursor, type StopCandidate } from './runCursor.js';
 
 /** What the interpreter does next in a run: an effect, events to append, or the end. */
 export type NextStep =
@@ -114,11 +114,7 @@ export function stopWith(stop: StopCandidate): StopStep {
 
 /** The stop that honours a `StopRequested`: `other(reason)`, recording who asked. */
 function requested(request: NonNullable<AgentState['stopRequest']>): StopCandidate {
-  return {
-    reason: { kind: 'other', text: request.reason },
-    cause: 'stoppedByCaller',
-    ...(request.by === undefined ? {} : { by: request.by }),
-  };
+  return callerStop(request.reason, { by: request.by });
 }
 
 /** After resuming stopped the agent: an over-limit failure or a call that still waits rejects. */

@@ -7,7 +7,7 @@ import type { CompletionResponse } from '../ports/chatCompletion.js';
 import type { HookKind } from '../loop/hooks.js';
 import type { DeciderSettings } from './deciderSettings.js';
 import type { CallPlan } from './planBatch.js';
-import { withStop, type RunCursor, type StopCandidate } from './runCursor.js';
+import { callerStop, withStop, type RunCursor, type StopCandidate } from './runCursor.js';
 import { canonicalJson } from '../support/json.js';
 
 /** What an effect produced, as the interpreter hands it to the decider. */
@@ -85,14 +85,7 @@ export function recordOutcome(
     case 'batchEnded':
       return batchEnded(state, cursor, outcome.toolCalls);
     case 'stopRequested':
-      return plain(
-        withStop(cursor, {
-          reason: { kind: 'other', text: outcome.text },
-          cause: 'stoppedByCaller',
-          ...(outcome.hook === undefined ? {} : { hook: outcome.hook }),
-        }),
-        [],
-      );
+      return plain(withStop(cursor, callerStop(outcome.text, { hook: outcome.hook })), []);
   }
 }
 

@@ -42,3 +42,16 @@ const topOfLoop: RunCursor = Object.freeze({ phase: 'step', asked: false });
 export function withStop(cursor: RunCursor, stop: StopCandidate): RunCursor {
   return cursor.stop === undefined ? { ...cursor, stop } : cursor;
 }
+
+/** The stop a caller asks for (SPEC STOP-9, HITL-12): `other(text)`, naming the hook or who asked. */
+export function callerStop(
+  text: string,
+  who: { readonly hook?: HookKind | undefined; readonly by?: string | undefined } = {},
+): StopCandidate {
+  return {
+    reason: { kind: 'other', text },
+    cause: 'stoppedByCaller',
+    ...(who.hook === undefined ? {} : { hook: who.hook }),
+    ...(who.by === undefined ? {} : { by: who.by }),
+  };
+}
