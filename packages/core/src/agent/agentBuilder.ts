@@ -1,3 +1,4 @@
+import { DEFAULT_SETTINGS } from '../decider/deciderSettings.js';
 import { AgentError } from '../errors/agentError.js';
 import type { ChatCompletion } from '../ports/chatCompletion.js';
 import type { EventStore } from '../ports/eventStore.js';
@@ -28,9 +29,9 @@ export class AgentBuilder {
   #modelMappers: ((model: ChatCompletion) => ChatCompletion)[] = [];
   #runWrappers: RunWrapper[] = [];
   #limit: number | undefined;
-  #toolRetryLimit = 3;
-  #stopOnAssistant = true;
-  #runLeaseMs = 5 * 60_000;
+  #toolRetryLimit: number = DEFAULT_SETTINGS.toolRetryLimit;
+  #stopOnAssistant: boolean = DEFAULT_SETTINGS.stopOnAssistant;
+  #runLeaseMs: number = DEFAULT_SETTINGS.runLeaseMs;
   #store: EventStore | undefined;
   #streamId: string | undefined;
   #clock: () => Date = () => new Date();

@@ -1,5 +1,5 @@
 import { decideCommand, type Command } from '../decider/decideCommand.js';
-import type { DeciderSettings } from '../decider/deciderSettings.js';
+import { DEFAULT_SETTINGS, type DeciderSettings } from '../decider/deciderSettings.js';
 import { ConcurrencyError } from '../errors/concurrencyError.js';
 import type { AgentEvent } from '../events/agentEvent.js';
 import type { AgentState } from '../events/agentState.js';
@@ -18,13 +18,7 @@ export interface OutsideOptions {
 
 /** The settings a command needs when no agent is built: only the stream's id matters. */
 function outsideSettings(streamId: string): DeciderSettings {
-  return {
-    streamId,
-    toolRetryLimit: 3,
-    stopOnAssistant: true,
-    runLeaseMs: 5 * 60_000,
-    tools: new Map(),
-  };
+  return { streamId, ...DEFAULT_SETTINGS, tools: new Map() };
 }
 
 /**

@@ -25,6 +25,13 @@ export interface DeciderSettings {
   readonly tools: ReadonlyMap<string, ToolPolicy>;
 }
 
+/** The defaults of the builder, of a command given without an agent, and of a decider spec. */
+export const DEFAULT_SETTINGS = Object.freeze({
+  toolRetryLimit: 3,
+  stopOnAssistant: true,
+  runLeaseMs: 5 * 60_000,
+} as const);
+
 /** The decider's settings of an agent's configuration. */
 export function deciderSettings(config: AgentConfig): DeciderSettings {
   const tools = new Map<string, ToolPolicy>();

@@ -1,5 +1,9 @@
 import { decideCommand, type Command } from '../decider/decideCommand.js';
-import type { DeciderSettings, ToolPolicy } from '../decider/deciderSettings.js';
+import {
+  DEFAULT_SETTINGS,
+  type DeciderSettings,
+  type ToolPolicy,
+} from '../decider/deciderSettings.js';
 import { nextStep, type NextStep } from '../decider/nextStep.js';
 import { recordOutcome, type Outcome } from '../decider/recordOutcome.js';
 import type { RunCursor } from '../decider/runCursor.js';
@@ -158,9 +162,9 @@ function settingsOf(spec: SpecSettings): DeciderSettings {
     streamId: spec.streamId ?? 'spec',
     ...(spec.systemPrompt === undefined ? {} : { systemPrompt: spec.systemPrompt }),
     ...(spec.limit === undefined ? {} : { limit: spec.limit }),
-    toolRetryLimit: spec.toolRetryLimit ?? 3,
-    stopOnAssistant: spec.stopOnAssistant ?? true,
-    runLeaseMs: spec.runLeaseMs ?? 5 * 60_000,
+    toolRetryLimit: spec.toolRetryLimit ?? DEFAULT_SETTINGS.toolRetryLimit,
+    stopOnAssistant: spec.stopOnAssistant ?? DEFAULT_SETTINGS.stopOnAssistant,
+    runLeaseMs: spec.runLeaseMs ?? DEFAULT_SETTINGS.runLeaseMs,
     tools,
   };
 }
