@@ -56,6 +56,16 @@ export function failureKindOfStatus(status: number): CompletionFailureKind {
 }
 
 /**
+ * The kind a thrown value says of itself (SPEC LOOP-12): `aborted` for an `AbortError`, else the
+ * kind of its HTTP `status`; `undefined` when it says neither.
+ */
+export function failureKindOfThrown(error: unknown): CompletionFailureKind | undefined {
+  const { status, name } = (error ?? {}) as { status?: unknown; name?: unknown };
+  if (name === 'AbortError') return 'aborted';
+  return typeof status === 'number' ? failureKindOfStatus(status) : undefined;
+}
+
+/**
  * How long to wait before retrying, from `retry-after-ms` or `retry-after` (seconds or an HTTP
  * date) response headers; `undefined` when they say nothing usable.
  */

@@ -2,7 +2,7 @@ import { describeThrown } from '../errors/toolError.js';
 import { recordOutcome, type Outcome, type Recorded } from '../decider/recordOutcome.js';
 import type { RunCursor } from '../decider/runCursor.js';
 import { AgentError } from '../errors/agentError.js';
-import { CompletionError, failureKindOfStatus } from '../errors/completionError.js';
+import { CompletionError, failureKindOfThrown } from '../errors/completionError.js';
 import { isAgentlogError } from '../errors/agentlogError.js';
 import { completionMessages, toolCallOf } from '../events/stateQueries.js';
 import type { AssistantMessage, ChatMessage } from '../messages/chatMessage.js';
@@ -44,17 +44,15 @@ export async function askModel(scope: RunScope, cursor: RunCursor): Promise<RunC
     if (isAgentlogError(error)) throw error;
     const message = describeThrown(error);
     // A model of the caller's own: classified by what it says of itself (SPEC LOOP-12).
-    const { status, name } = (error ?? {}) as { status?: unknown; name?: unknown };
-    const kind =
-      name === 'AbortError'
-        ? 'aborted'
-        : typeof status === 'number'
-          ? failureKindOfStatus(status)
-          : 'other';
-    throw new CompletionError(kind, `the completion failed: ${message}`, {
-      cause: error,
-      ...(typeof status === 'number' ? { status } : {}),
-    });
+    const { status } = (error ?? {}) as { status?: unknown };
+    throw new CompletionError(
+      failureKindOfThrown(error) ?? 'other',
+      `the completion failed: ${message}`,
+      {
+        cause: error,
+        ...(typeof status === 'number' ? { status } : {}),
+      },
+    );
   }
   throwIfAborted(signal, 'while the model answered');
   streamed?.rethrow();

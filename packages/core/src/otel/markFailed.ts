@@ -1,5 +1,5 @@
 import type { Span } from '@opentelemetry/api';
-import { CompletionError, failureKindOfStatus } from '../errors/completionError.js';
+import { CompletionError, failureKindOfThrown } from '../errors/completionError.js';
 import { isAgentlogError } from '../errors/agentlogError.js';
 import { describeThrown } from '../errors/toolError.js';
 import { secretMasker } from '../support/secretMasker.js';
@@ -12,9 +12,9 @@ import { otelApi } from './otelApi.js';
 export function errorType(error: unknown): string {
   if (error instanceof CompletionError) return error.kind;
   if (isAgentlogError(error)) return error.code;
-  const { status, name } = (error ?? {}) as { status?: unknown; name?: unknown };
-  if (name === 'AbortError') return 'aborted';
-  if (typeof status === 'number') return failureKindOfStatus(status);
+  const kind = failureKindOfThrown(error);
+  if (kind !== undefined) return kind;
+  const { name } = (error ?? {}) as { name?: unknown };
   return typeof name === 'string' && name !== '' ? name : '_OTHER';
 }
 
