@@ -174,10 +174,10 @@ export class Agent implements AgentHandle {
     try {
       const run = async (): Promise<void> => {
         await this.#scope.writer.catchUp();
-        await interpretRun(this.#scope, mode, input, options ?? {});
+        await interpretRun(this.#scope, mode, input, options);
       };
       if (this.#runWrappers.length === 0) await run();
-      else await wrapRun(this.#runWrappers, run, { agent: this, mode, options: options ?? {} });
+      else await wrapRun(this.#runWrappers, run, { agent: this, mode, options });
     } finally {
       this.#running = false;
     }

@@ -112,7 +112,7 @@ export function foreignRun(
  * new messages. A run that ended with a terminal stop (a tool said the task is done or failed) is
  * not asked again without new input (SPEC RES-4): a late worker's bare `run()` costs nothing.
  */
-export function hasWork(state: AgentState, settings: DeciderSettings): boolean {
+function hasWork(state: AgentState, settings: DeciderSettings): boolean {
   const kind = state.status === 'stopped' ? state.stopReason?.kind : undefined;
   const finished = kind === 'requestedByTool' || kind === 'agentFailed';
   return (

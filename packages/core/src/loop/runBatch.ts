@@ -48,8 +48,7 @@ export async function runBatch(
     throwIfAborted(signal, 'while its tools ran');
     next = await answer(scope, next, plan, own, (contexts[index] as InvocationContext).consumed);
   }
-  const ended = record(scope, next, { kind: 'batchEnded', toolCalls });
-  return ended;
+  return record(scope, next, { kind: 'batchEnded', toolCalls });
 }
 
 async function answer(
@@ -95,14 +94,14 @@ function record(scope: RunScope, cursor: RunCursor, outcome: Outcome): RunCursor
 }
 
 /** A result as the stream records it: a failure keeps its message. */
-export function toRaw(result: ToolResult): RawToolResult {
+function toRaw(result: ToolResult): RawToolResult {
   return result.ok
     ? { ok: true, output: canonicalToolOutput(result.output) }
     : { ok: false, error: describeThrown(result.error) };
 }
 
 /** A recorded result as hooks see it: a failure is a `ToolError`. */
-export function fromRaw(raw: RawToolResult): ToolResult {
+function fromRaw(raw: RawToolResult): ToolResult {
   return raw.ok ? raw : { ok: false, error: ToolError.executionFailed(raw.error) };
 }
 
