@@ -113,14 +113,19 @@ export function foreignRun(
  * not asked again without new input (SPEC RES-4): a late worker's bare `run()` costs nothing.
  */
 function hasWork(state: AgentState, settings: DeciderSettings): boolean {
-  const kind = state.status === 'stopped' ? state.stopReason?.kind : undefined;
-  const finished = kind === 'requestedByTool' || kind === 'agentFailed';
+  const finished = finishedBy(state) !== undefined;
   return (
     (settings.systemPrompt !== undefined && !state.systemPromptAdded && state.runs === 0) ||
     state.queued.length > 0 ||
     callsToResume(state).length > 0 ||
     (!finished && hasNewMessages(state, settings.stopOnAssistant))
   );
+}
+
+/** The terminal stop a tool recorded (the task is done or failed), if the agent stopped so. */
+function finishedBy(state: AgentState): 'requestedByTool' | 'agentFailed' | undefined {
+  const kind = state.status === 'stopped' ? state.stopReason?.kind : undefined;
+  return kind === 'requestedByTool' || kind === 'agentFailed' ? kind : undefined;
 }
 
 /** `RunStarted`; on the first run the system prompt; the query's text queued (SPEC LOOP-2). */
@@ -134,11 +139,11 @@ function runStart(
     throw new AgentError('invalidConfiguration', `${mode} needs a text, got ${typeof input}`);
   }
   if (input === undefined && !hasWork(state, settings)) {
-    const kind = state.stopReason?.kind;
+    const kind = finishedBy(state);
     const ended =
-      state.status === 'stopped' && (kind === 'requestedByTool' || kind === 'agentFailed')
-        ? `; the run ended with ${kind}, so it is not asked again without new input`
-        : '';
+      kind === undefined
+        ? ''
+        : `; the run ended with ${kind}, so it is not asked again without new input`;
     throw new AgentError(
       'nothingToRun',
       `agent ${settings.streamId} has nothing to run: no open tool calls, no queued or new messages${ended}`,
