@@ -22,7 +22,7 @@ import {
   OpenAI,
 } from './openAiDriver.js';
 import { REDACTED, secretMasker } from '../support/secretMasker.js';
-import { maskDeep } from './maskSecrets.js';
+import { maskDeep } from './maskDeep.js';
 import { toOpenAiMessages, toOpenAiTools } from './toOpenAiMessages.js';
 
 /** How to reach the model: which one, with which key, through which endpoint. */
