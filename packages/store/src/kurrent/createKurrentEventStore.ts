@@ -31,8 +31,8 @@ import {
 } from './kurrentMapping.js';
 import {
   asStoreError,
+  assertNoRevisionGap,
   driverMessage,
-  findRevisionGap,
   guardStore,
   streamOf,
 } from '../storeErrors.js';
@@ -272,13 +272,7 @@ export function createKurrentEventStore(options: KurrentEventStoreOptions): Kurr
       const events = await guardStore(where(streamId), 'the read failed', () =>
         readEvents(client, label, streamId, read),
       );
-      const gap = findRevisionGap(
-        streamId,
-        label,
-        events.map((event) => event.metadata.revision),
-        read,
-      );
-      if (gap !== undefined) throw gap;
+      assertNoRevisionGap(streamId, label, events, read);
       return events;
     },
     subscribeToStream: (streamId, subscribeOptions) =>

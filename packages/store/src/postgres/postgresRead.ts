@@ -1,7 +1,13 @@
 import { InvalidEventError } from '@agentlog/core';
 import { assertRevisionOption, assertValidStreamId } from '@agentlog/core/store-kit';
 import type { ReadStreamOptions, StreamEvent } from '@agentlog/core';
-import { findRevisionGap, guardStore, jsonProblem, revisionGap, streamOf } from '../storeErrors.js';
+import {
+  assertNoRevisionGap,
+  guardStore,
+  jsonProblem,
+  revisionJump,
+  streamOf,
+} from '../storeErrors.js';
 import { assertPostgresText } from './postgresAppend.js';
 import { postgresWhere, type PostgresStoreContext } from './postgresStoreContext.js';
 
@@ -31,13 +37,7 @@ export async function postgresRead(
     readRows(context, streamId, options),
   );
   const events = rows.map((row) => toStreamEvent(row, streamId, context.label));
-  const gap = findRevisionGap(
-    streamId,
-    context.label,
-    events.map((event) => event.metadata.revision),
-    options,
-  );
-  if (gap !== undefined) throw gap;
+  assertNoRevisionGap(streamId, context.label, events, options);
   return events;
 }
 
@@ -75,15 +75,7 @@ async function readRows(
         [streamId, options.fromRevision],
       );
       const next = above.rows[0]?.next ?? null;
-      if (next !== null) {
-        throw revisionGap(
-          streamId,
-          context.label,
-          top + 1,
-          Number(next) - 1,
-          `the events jump from ${top} to ${next}`,
-        );
-      }
+      if (next !== null) throw revisionJump(streamId, context.label, top, Number(next));
     }
   }
   return result.rows;

@@ -20,10 +20,10 @@ import {
   decideAppend,
 } from '@agentlog/core/store-kit';
 import {
-  findRevisionGap,
+  assertNoRevisionGap,
   guardStoreSync,
   jsonProblem,
-  revisionGap,
+  revisionJump,
   streamOf,
   type ReadShape,
 } from '../storeErrors.js';
@@ -203,13 +203,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
       }),
     );
   const checked = (streamId: string, events: StreamEvent[], read: ReadShape): StreamEvent[] => {
-    const gap = findRevisionGap(
-      streamId,
-      label,
-      events.map((event) => event.metadata.revision),
-      read,
-    );
-    if (gap !== undefined) throw gap;
+    assertNoRevisionGap(streamId, label, events, read);
     return events;
   };
   const readPage = (streamId: string, from: number, maxCount: number): StreamEvent[] => {
@@ -233,14 +227,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
       const next = guardStoreSync(where(streamId), 'the read failed', () =>
         sql.nextAbove.get(streamId, from),
       );
-      if (next !== undefined && next !== null)
-        throw revisionGap(
-          streamId,
-          label,
-          top + 1,
-          next - 1,
-          `the events jump from ${top} to ${next}`,
-        );
+      if (next !== undefined && next !== null) throw revisionJump(streamId, label, top, next);
     }
     return checked(streamId, toEvents(streamId, rows), options);
   };
