@@ -70,6 +70,11 @@ export function visible(text: string): string {
   return text.replaceAll('\uFEFF', '<U+FEFF>');
 }
 
+/** "<store>, stream X": the `where` of a fault of an operation on one stream. */
+export function streamWhere(store: string, streamId: string): string {
+  return `${store}, stream ${streamId}`;
+}
+
 /** "stream X of <store>": how a bad-data message starts. */
 export function streamOf(streamId: string, store: string): string {
   return `stream ${streamId} of ${store}`;

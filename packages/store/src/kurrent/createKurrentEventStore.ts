@@ -35,6 +35,7 @@ import {
   driverMessage,
   guardStore,
   streamOf,
+  streamWhere,
 } from '../storeErrors.js';
 
 /**
@@ -95,7 +96,7 @@ interface KnownStream {
 export function createKurrentEventStore(options: KurrentEventStoreOptions): KurrentEventStore {
   const owned = 'connectionString' in options;
   const label = owned ? kurrentLabel(options.connectionString) : 'KurrentDB store';
-  const where = (streamId: string): string => `${label}, stream ${streamId}`;
+  const where = (streamId: string): string => streamWhere(label, streamId);
   const client = owned ? openClient(label, options.connectionString) : options.client;
   const known = new Map<string, KnownStream>();
   const createdHere = new Set<string>();

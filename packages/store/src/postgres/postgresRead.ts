@@ -7,9 +7,10 @@ import {
   jsonProblem,
   revisionJump,
   streamOf,
+  streamWhere,
 } from '../storeErrors.js';
 import { assertPostgresText } from './postgresAppend.js';
-import { postgresWhere, type PostgresStoreContext } from './postgresStoreContext.js';
+import type { PostgresStoreContext } from './postgresStoreContext.js';
 
 interface EventRow {
   readonly revision: string;
@@ -33,7 +34,7 @@ export async function postgresRead(
   assertPostgresText(streamId);
   assertRevisionOption('fromRevision', options.fromRevision);
   assertRevisionOption('maxCount', options.maxCount);
-  const rows = await guardStore(postgresWhere(context, streamId), 'the read failed', () =>
+  const rows = await guardStore(streamWhere(context.label, streamId), 'the read failed', () =>
     readRows(context, streamId, options),
   );
   const events = rows.map((row) => toStreamEvent(row, streamId, context.label));

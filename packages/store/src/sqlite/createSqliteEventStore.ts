@@ -25,6 +25,7 @@ import {
   jsonProblem,
   revisionJump,
   streamOf,
+  streamWhere,
   type ReadShape,
 } from '../storeErrors.js';
 import { createSqliteSubscriptions } from './createSqliteSubscriptions.js';
@@ -99,7 +100,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
     );
   }
   const label = `SQLite store ${path}`;
-  const where = (streamId: string): string => `${label}, stream ${streamId}`;
+  const where = (streamId: string): string => streamWhere(label, streamId);
   const db = guardStoreSync(label, 'opening the database failed', () => openAgentlogDatabase(path));
   // Set on purpose: SQLite's default differs between the connection that switched the file to
   // WAL (FULL) and every later one (NORMAL, as better-sqlite3 builds it).
