@@ -362,7 +362,7 @@ async function assertStreamsProjectionRuns(client: KurrentDBClient): Promise<voi
   try {
     status = (await client.getProjectionStatus(kurrent.STREAMS_STREAM)).projectionStatus;
   } catch (error) {
-    status = `unavailable (${error instanceof Error ? error.message : String(error)})`;
+    status = `unavailable (${driverMessage(error)})`;
   }
   if (status !== 'Running') {
     throw new AgentlogError(
