@@ -66,7 +66,7 @@ export function driverMessage(error: unknown): string {
 }
 
 /** `text` with the byte order mark, which no terminal shows, spelled out. */
-export function visible(text: string): string {
+function visible(text: string): string {
   return text.replaceAll('\uFEFF', '<U+FEFF>');
 }
 
