@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import {
   AgentlogError,
-  markParsedJson,
   ConcurrencyError,
   InvalidEventError,
   type AppendResult,
@@ -22,13 +21,13 @@ import {
 import {
   assertNoRevisionGap,
   guardStoreSync,
-  jsonProblem,
   revisionJump,
   streamOf,
   streamWhere,
   type ReadShape,
 } from '../storeErrors.js';
 import { createSqliteSubscriptions } from './createSqliteSubscriptions.js';
+import { toSqliteEvent } from './toSqliteEvent.js';
 import { openAgentlogDatabase } from './openAgentlogDatabase.js';
 
 /** Options of `createSqliteEventStore`. */
@@ -192,7 +191,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
   };
   const toEvents = (streamId: string, rows: readonly StoredRow[]): StreamEvent[] =>
     rows.map(([revision, json]) =>
-      toEvent(json, revision, (problem) => {
+      toSqliteEvent(json, revision, (problem) => {
         const type = guardStoreSync(where(streamId), 'the read failed', () =>
           sql.typeAt.get(streamId, revision),
         );
@@ -315,37 +314,6 @@ function prepare(db: Database.Database) {
       .pluck() as Database.Statement<[], string>,
     dataVersion: db.prepare('PRAGMA data_version').pluck() as Database.Statement<[], number>,
   };
-}
-
-/**
- * The event a row holds, checked as far as it costs nothing: JSON, an object with a string `type`,
- * `data` and a `metadata` object whose `revision` is the row's. `invalid` makes the error.
- */
-function toEvent(json: string, revision: number, invalid: (problem: string) => Error): StreamEvent {
-  let event: StreamEvent;
-  try {
-    event = JSON.parse(json) as StreamEvent;
-  } catch (error) {
-    throw invalid(`its stored event: ${jsonProblem(json, error)}`);
-  }
-  const problem = eventProblem(event, revision);
-  if (problem !== undefined) throw invalid(`its stored event ${problem}`);
-  markParsedJson(event.data);
-  return event;
-}
-
-function eventProblem(value: unknown, revision: number): string | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return 'is not a JSON object';
-  const event = value as Partial<Record<keyof StreamEvent, unknown>>;
-  if (typeof event.type !== 'string') return 'has no string "type"';
-  if (!('data' in event)) return 'has no "data"';
-  const metadata = event.metadata as { revision?: unknown } | null | undefined;
-  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))
-    return 'has no "metadata" object';
-  if (metadata.revision !== revision)
-    return `says revision ${String(metadata.revision)}, but its row is at revision ${revision}`;
-  return undefined;
 }
 
 function isUniqueViolation(error: unknown): boolean {
