@@ -1,4 +1,4 @@
-import { AgentError, AgentlogError, isAgentlogError } from '@agentlog/core';
+import { AgentError, AgentlogError, isAgentlogError, type StreamEvent } from '@agentlog/core';
 
 // The two kinds of store errors every adapter reports the same way:
 // - a fault of the store itself (its driver, its connection, its disk) becomes
@@ -66,8 +66,13 @@ export function driverMessage(error: unknown): string {
 }
 
 /** `text` with the byte order mark, which no terminal shows, spelled out. */
-export function visible(text: string): string {
+function visible(text: string): string {
   return text.replaceAll('\uFEFF', '<U+FEFF>');
+}
+
+/** "<store>, stream X": the `where` of a fault of an operation on one stream. */
+export function streamWhere(store: string, streamId: string): string {
+  return `${store}, stream ${streamId}`;
 }
 
 /** "stream X of <store>": how a bad-data message starts. */
@@ -116,6 +121,16 @@ export function revisionGap(
       ? `revision ${missingFrom} is missing`
       : `revisions ${missingFrom} to ${missingTo} are missing`;
   return new AgentlogError('revisionGap', `${streamOf(streamId, store)}: ${missing}: ${context}`);
+}
+
+/** The revisions between `low` and `high` (both stored) are missing. */
+export function revisionJump(
+  streamId: string,
+  store: string,
+  low: number,
+  high: number,
+): AgentlogError<'revisionGap'> {
+  return revisionGap(streamId, store, low + 1, high - 1, `the events jump from ${low} to ${high}`);
 }
 
 /** What `findRevisionGap` needs to know of the read that returned the revisions. */
@@ -167,13 +182,7 @@ export function findRevisionGap(
         `${streamOf(streamId, store)}: revision ${after} follows revision ${before}: the stored revisions are out of order`,
       );
     }
-    return revisionGap(
-      streamId,
-      store,
-      low + 1,
-      high - 1,
-      `the events jump from ${low} to ${high}`,
-    );
+    return revisionJump(streamId, store, low, high);
   }
   const last = revisions[revisions.length - 1] ?? 0;
   const reachedStart = read.maxCount === undefined || revisions.length < read.maxCount;
@@ -181,4 +190,20 @@ export function findRevisionGap(
     return revisionGap(streamId, store, 0, last - 1, `the stream starts at revision ${last}`);
   }
   return undefined;
+}
+
+/** Throws the gap `findRevisionGap` finds in the events a read returned, if any. */
+export function assertNoRevisionGap(
+  streamId: string,
+  store: string,
+  events: readonly StreamEvent[],
+  read: ReadShape,
+): void {
+  const gap = findRevisionGap(
+    streamId,
+    store,
+    events.map((event) => event.metadata.revision),
+    read,
+  );
+  if (gap !== undefined) throw gap;
 }

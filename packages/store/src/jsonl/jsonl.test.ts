@@ -6,6 +6,7 @@ import type { StreamEvent } from '@agentlog/core';
 import { appendJsonl } from './appendJsonl.js';
 import { readJsonl } from './readJsonl.js';
 import { writeJsonl } from './writeJsonl.js';
+import { rejection } from '../test/rejection.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'agentlog-jsonl-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -21,15 +22,6 @@ const event = (revision: number, data: unknown = { n: revision }): StreamEvent =
   },
 });
 const line = (e: StreamEvent): string => `${JSON.stringify(e)}\n`;
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the promise to reject');
-}
 
 describe('JSON Lines export', () => {
   it('round-trips events, unicode included, one line each, and creates the folder', async () => {

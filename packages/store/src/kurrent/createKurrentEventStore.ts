@@ -31,10 +31,11 @@ import {
 } from './kurrentMapping.js';
 import {
   asStoreError,
+  assertNoRevisionGap,
   driverMessage,
-  findRevisionGap,
   guardStore,
   streamOf,
+  streamWhere,
 } from '../storeErrors.js';
 
 /**
@@ -95,7 +96,7 @@ interface KnownStream {
 export function createKurrentEventStore(options: KurrentEventStoreOptions): KurrentEventStore {
   const owned = 'connectionString' in options;
   const label = owned ? kurrentLabel(options.connectionString) : 'KurrentDB store';
-  const where = (streamId: string): string => `${label}, stream ${streamId}`;
+  const where = (streamId: string): string => streamWhere(label, streamId);
   const client = owned ? openClient(label, options.connectionString) : options.client;
   const known = new Map<string, KnownStream>();
   const createdHere = new Set<string>();
@@ -272,13 +273,7 @@ export function createKurrentEventStore(options: KurrentEventStoreOptions): Kurr
       const events = await guardStore(where(streamId), 'the read failed', () =>
         readEvents(client, label, streamId, read),
       );
-      const gap = findRevisionGap(
-        streamId,
-        label,
-        events.map((event) => event.metadata.revision),
-        read,
-      );
-      if (gap !== undefined) throw gap;
+      assertNoRevisionGap(streamId, label, events, read);
       return events;
     },
     subscribeToStream: (streamId, subscribeOptions) =>
@@ -367,7 +362,7 @@ async function assertStreamsProjectionRuns(client: KurrentDBClient): Promise<voi
   try {
     status = (await client.getProjectionStatus(kurrent.STREAMS_STREAM)).projectionStatus;
   } catch (error) {
-    status = `unavailable (${error instanceof Error ? error.message : String(error)})`;
+    status = `unavailable (${driverMessage(error)})`;
   }
   if (status !== 'Running') {
     throw new AgentlogError(

@@ -8,6 +8,7 @@ import { firstValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { NewStreamEvent } from '@agentlog/core';
 import { createKurrentEventStore } from './createKurrentEventStore.js';
+import { rejection } from '../test/rejection.js';
 
 // No KurrentDB server runs here: a client whose every call fails as the real one does when the
 // server cannot be reached (gRPC status 14, UNAVAILABLE) shows what the adapter makes of it.
@@ -55,15 +56,6 @@ const event: NewStreamEvent = {
   data: { label: 'a' },
   metadata: { eventId: 'a', at: '2025-01-02T03:04:05.678Z', schemaVersion: 1 },
 };
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the promise to reject');
-}
 
 describe('KurrentDB store faults reach the caller as storeUnavailable (RES-5)', () => {
   it('RES-5 KurrentDB: an unreachable server makes append, read and listStreams fail with storeUnavailable naming the store and the stream, the client error as cause', async () => {

@@ -9,6 +9,9 @@ import {
   createPostgresEventStore,
   type PostgresEventStore,
 } from './createPostgresEventStore.js';
+import { sleep } from '../conformance/conformanceHelpers.js';
+import { eventually } from '../test/eventually.js';
+import { labelledEvent as event } from '../test/labelledEvent.js';
 
 const url = process.env['AGENTLOG_POSTGRES_URL'];
 const skipReason =
@@ -72,30 +75,6 @@ describeEventStoreConformance(
   },
   skipReason === undefined ? {} : { skip: skipReason },
 );
-
-function event(label: string, data: unknown = { label }): NewStreamEvent {
-  return {
-    type: 'Labelled',
-    data,
-    metadata: {
-      eventId: `${label}-${randomUUID()}`,
-      at: '2025-01-02T03:04:05.678Z',
-      schemaVersion: 1,
-    },
-  };
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await sleep(20);
-  }
-}
 
 const specifics = skipReason === undefined ? describe : describe.skip;
 const specificsTitle =

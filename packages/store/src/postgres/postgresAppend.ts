@@ -7,10 +7,10 @@ import {
   decideAppend,
 } from '@agentlog/core/store-kit';
 import type { AppendResult, ExpectedRevision, NewStreamEvent } from '@agentlog/core';
-import { asStoreError, guardStore, storeUnavailable } from '../storeErrors.js';
+import { asStoreError, guardStore, storeUnavailable, streamWhere } from '../storeErrors.js';
 import { inTransaction, UncertainCommit, withPooledClient } from './postgresClient.js';
 import type { PostgresNames } from './postgresSchema.js';
-import { postgresWhere, type PostgresStoreContext } from './postgresStoreContext.js';
+import type { PostgresStoreContext } from './postgresStoreContext.js';
 
 /**
  * How often an append whose transaction collided with a concurrent one is re-evaluated. Every
@@ -44,7 +44,7 @@ export async function postgresAppend(
   assertValidExpectedRevision(expectedRevision);
   assertValidNewEvents(events);
   const serialized = events.map((event, index) => serialize(event, index));
-  const where = postgresWhere(context, streamId);
+  const where = streamWhere(context.label, streamId);
   await guardStore(where, 'the append failed', context.ready);
   for (let attempt = 1; ; attempt += 1) {
     try {

@@ -3,12 +3,15 @@ import { createServer } from 'node:net';
 import { Client, escapeIdentifier } from 'pg';
 import { firstValueFrom, toArray } from 'rxjs';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { NewStreamEvent } from '@agentlog/core';
 import {
   countPostgresSubscriptions,
   createPostgresEventStore,
   type PostgresEventStore,
 } from './createPostgresEventStore.js';
+import { sleep } from '../conformance/conformanceHelpers.js';
+import { eventually } from '../test/eventually.js';
+import { labelledEvent as event } from '../test/labelledEvent.js';
+import { rejection } from '../test/rejection.js';
 
 // Store faults in one process: connections the server kills (pg_terminate_backend, which is what a
 // restart does to each of them) and a server that cannot be reached. The restart itself, with the
@@ -70,39 +73,6 @@ afterEach(() => {
   process.off('uncaughtException', onEscaped);
   process.off('unhandledRejection', onEscaped);
 });
-
-function event(label: string): NewStreamEvent {
-  return {
-    type: 'Labelled',
-    data: { label },
-    metadata: {
-      eventId: `${label}-${randomUUID()}`,
-      at: '2025-01-02T03:04:05.678Z',
-      schemaVersion: 1,
-    },
-  };
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await sleep(20);
-  }
-}
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the promise to reject');
-}
 
 /** A loopback port nothing listens on. */
 function closedPort(): Promise<number> {

@@ -1,9 +1,16 @@
 import { InvalidEventError } from '@agentlog/core';
 import { assertRevisionOption, assertValidStreamId } from '@agentlog/core/store-kit';
 import type { ReadStreamOptions, StreamEvent } from '@agentlog/core';
-import { findRevisionGap, guardStore, jsonProblem, revisionGap, streamOf } from '../storeErrors.js';
+import {
+  assertNoRevisionGap,
+  guardStore,
+  jsonProblem,
+  revisionJump,
+  streamOf,
+  streamWhere,
+} from '../storeErrors.js';
 import { assertPostgresText } from './postgresAppend.js';
-import { postgresWhere, type PostgresStoreContext } from './postgresStoreContext.js';
+import type { PostgresStoreContext } from './postgresStoreContext.js';
 
 interface EventRow {
   readonly revision: string;
@@ -27,17 +34,11 @@ export async function postgresRead(
   assertPostgresText(streamId);
   assertRevisionOption('fromRevision', options.fromRevision);
   assertRevisionOption('maxCount', options.maxCount);
-  const rows = await guardStore(postgresWhere(context, streamId), 'the read failed', () =>
+  const rows = await guardStore(streamWhere(context.label, streamId), 'the read failed', () =>
     readRows(context, streamId, options),
   );
   const events = rows.map((row) => toStreamEvent(row, streamId, context.label));
-  const gap = findRevisionGap(
-    streamId,
-    context.label,
-    events.map((event) => event.metadata.revision),
-    options,
-  );
-  if (gap !== undefined) throw gap;
+  assertNoRevisionGap(streamId, context.label, events, options);
   return events;
 }
 
@@ -75,15 +76,7 @@ async function readRows(
         [streamId, options.fromRevision],
       );
       const next = above.rows[0]?.next ?? null;
-      if (next !== null) {
-        throw revisionGap(
-          streamId,
-          context.label,
-          top + 1,
-          Number(next) - 1,
-          `the events jump from ${top} to ${next}`,
-        );
-      }
+      if (next !== null) throw revisionJump(streamId, context.label, top, Number(next));
     }
   }
   return result.rows;

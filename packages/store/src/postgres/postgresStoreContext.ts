@@ -16,11 +16,6 @@ export interface PostgresStoreContext {
   readonly label: string;
 }
 
-/** "<store>, stream <id>": where a fault of an operation on one stream happened. */
-export function postgresWhere(context: PostgresStoreContext, streamId: string): string {
-  return `${context.label}, stream ${streamId}`;
-}
-
 /**
  * The store as messages name it: its schema and, when the connection string shows them, the host,
  * port and database (never the user or the password).

@@ -3,8 +3,8 @@ import { assertRevisionOption, assertValidStreamId } from '@agentlog/core/store-
 import type { StreamEvent } from '@agentlog/core';
 import { assertPostgresText } from './postgresAppend.js';
 import { postgresRead } from './postgresRead.js';
-import { asStoreError } from '../storeErrors.js';
-import { postgresWhere, type PostgresStoreContext } from './postgresStoreContext.js';
+import { asStoreError, streamWhere } from '../storeErrors.js';
+import type { PostgresStoreContext } from './postgresStoreContext.js';
 
 /** How many events a subscription reads per query while it catches up. */
 const subscriptionPageSize = 500;
@@ -29,7 +29,7 @@ export function postgresSubscribe(
     let pullAgain = false;
     let unwatch: (() => void) | undefined;
 
-    const where = postgresWhere(context, streamId);
+    const where = streamWhere(context.label, streamId);
     const fail = (error: unknown): void => {
       if (!subscriber.closed)
         subscriber.error(asStoreError(error, where, 'the subscription failed'));

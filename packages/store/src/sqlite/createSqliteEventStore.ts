@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import {
   AgentlogError,
-  markParsedJson,
   ConcurrencyError,
   InvalidEventError,
   type AppendResult,
@@ -20,14 +19,15 @@ import {
   decideAppend,
 } from '@agentlog/core/store-kit';
 import {
-  findRevisionGap,
+  assertNoRevisionGap,
   guardStoreSync,
-  jsonProblem,
-  revisionGap,
+  revisionJump,
   streamOf,
+  streamWhere,
   type ReadShape,
 } from '../storeErrors.js';
 import { createSqliteSubscriptions } from './createSqliteSubscriptions.js';
+import { toSqliteEvent } from './toSqliteEvent.js';
 import { openAgentlogDatabase } from './openAgentlogDatabase.js';
 
 /** Options of `createSqliteEventStore`. */
@@ -99,7 +99,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
     );
   }
   const label = `SQLite store ${path}`;
-  const where = (streamId: string): string => `${label}, stream ${streamId}`;
+  const where = (streamId: string): string => streamWhere(label, streamId);
   const db = guardStoreSync(label, 'opening the database failed', () => openAgentlogDatabase(path));
   // Set on purpose: SQLite's default differs between the connection that switched the file to
   // WAL (FULL) and every later one (NORMAL, as better-sqlite3 builds it).
@@ -191,7 +191,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
   };
   const toEvents = (streamId: string, rows: readonly StoredRow[]): StreamEvent[] =>
     rows.map(([revision, json]) =>
-      toEvent(json, revision, (problem) => {
+      toSqliteEvent(json, revision, (problem) => {
         const type = guardStoreSync(where(streamId), 'the read failed', () =>
           sql.typeAt.get(streamId, revision),
         );
@@ -203,13 +203,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
       }),
     );
   const checked = (streamId: string, events: StreamEvent[], read: ReadShape): StreamEvent[] => {
-    const gap = findRevisionGap(
-      streamId,
-      label,
-      events.map((event) => event.metadata.revision),
-      read,
-    );
-    if (gap !== undefined) throw gap;
+    assertNoRevisionGap(streamId, label, events, read);
     return events;
   };
   const readPage = (streamId: string, from: number, maxCount: number): StreamEvent[] => {
@@ -233,14 +227,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
       const next = guardStoreSync(where(streamId), 'the read failed', () =>
         sql.nextAbove.get(streamId, from),
       );
-      if (next !== undefined && next !== null)
-        throw revisionGap(
-          streamId,
-          label,
-          top + 1,
-          next - 1,
-          `the events jump from ${top} to ${next}`,
-        );
+      if (next !== undefined && next !== null) throw revisionJump(streamId, label, top, next);
     }
     return checked(streamId, toEvents(streamId, rows), options);
   };
@@ -327,37 +314,6 @@ function prepare(db: Database.Database) {
       .pluck() as Database.Statement<[], string>,
     dataVersion: db.prepare('PRAGMA data_version').pluck() as Database.Statement<[], number>,
   };
-}
-
-/**
- * The event a row holds, checked as far as it costs nothing: JSON, an object with a string `type`,
- * `data` and a `metadata` object whose `revision` is the row's. `invalid` makes the error.
- */
-function toEvent(json: string, revision: number, invalid: (problem: string) => Error): StreamEvent {
-  let event: StreamEvent;
-  try {
-    event = JSON.parse(json) as StreamEvent;
-  } catch (error) {
-    throw invalid(`its stored event: ${jsonProblem(json, error)}`);
-  }
-  const problem = eventProblem(event, revision);
-  if (problem !== undefined) throw invalid(`its stored event ${problem}`);
-  markParsedJson(event.data);
-  return event;
-}
-
-function eventProblem(value: unknown, revision: number): string | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return 'is not a JSON object';
-  const event = value as Partial<Record<keyof StreamEvent, unknown>>;
-  if (typeof event.type !== 'string') return 'has no string "type"';
-  if (!('data' in event)) return 'has no "data"';
-  const metadata = event.metadata as { revision?: unknown } | null | undefined;
-  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))
-    return 'has no "metadata" object';
-  if (metadata.revision !== revision)
-    return `says revision ${String(metadata.revision)}, but its row is at revision ${revision}`;
-  return undefined;
 }
 
 function isUniqueViolation(error: unknown): boolean {

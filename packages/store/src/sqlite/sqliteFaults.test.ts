@@ -16,6 +16,7 @@ import { Agent, type NewStreamEvent } from '@agentlog/core';
 import { counterIds, fixedClock, scriptedModel, textResponse } from '@agentlog/core/testing';
 import { createSqliteEventStore, type SqliteEventStore } from './createSqliteEventStore.js';
 import { busyTimeoutMs } from './openAgentlogDatabase.js';
+import { rejection } from '../test/rejection.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'agentlog-sqlite-faults-'));
 let fileCounter = 0;
@@ -43,15 +44,6 @@ const event = (id: string, n = 0): NewStreamEvent => ({
   data: { n },
   metadata: { eventId: id, at: '2025-01-02T03:04:05.678Z', schemaVersion: 1 },
 });
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the promise to reject');
-}
 
 function thrown(work: () => unknown): Error {
   try {

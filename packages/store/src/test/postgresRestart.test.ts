@@ -10,6 +10,8 @@ import { foldStream } from '@agentlog/core';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresEventStore } from '../postgres/createPostgresEventStore.js';
+import { sleep } from '../conformance/conformanceHelpers.js';
+import { eventually as eventuallyWithin } from './eventually.js';
 import { ownPostgresUnavailable, startOwnPostgres, type OwnPostgres } from './postgresServer.js';
 import type { RestartCommand, RestartReport } from './restartWorker.js';
 
@@ -91,16 +93,9 @@ class AgentProcess {
   }
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await sleep(20);
-  }
+/** Waits up to 10 s: the server restarts in between. */
+function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
+  return eventuallyWithin(check, what, 10_000);
 }
 
 /** A client of the test itself; it too must survive the restart, so it listens for errors. */
