@@ -4,17 +4,14 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { EventStore, NewStreamEvent } from '@agentlog/core';
 import { createSqliteEventStore, readJsonl } from '@agentlog/store';
-import { bufferedIo } from './bufferedIo.js';
-import { runCli } from './runCli.js';
+import { runCliIn } from '../test/runCliIn.js';
 
 const sessions = resolve(import.meta.dirname, '../../../../fixtures/sessions');
 const dir = mkdtempSync(join(tmpdir(), 'agentlog-cli-list-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function cli(args: string[]) {
-  const out = bufferedIo({ cwd: dir });
-  const code = await runCli(args, out.io);
-  return { code, stdout: out.stdout(), stderr: out.stderr() };
+  return runCliIn(args, { cwd: dir });
 }
 
 /** The events of a recorded fixture session, ready to append; `edit` may change its JSON text. */

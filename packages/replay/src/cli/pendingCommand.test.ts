@@ -6,17 +6,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { EventStore } from '@agentlog/core';
 import { createPostgresEventStore } from '@agentlog/store/postgres';
 import { createSqliteEventStore, readJsonl } from '@agentlog/store';
-import { bufferedIo } from './bufferedIo.js';
-import { runCli } from './runCli.js';
+import { runCliIn } from '../test/runCliIn.js';
 
 const sessions = resolve(import.meta.dirname, '../../../../fixtures/sessions');
 const dir = mkdtempSync(join(tmpdir(), 'agentlog-cli-pending-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function cli(args: string[]) {
-  const out = bufferedIo({ cwd: dir });
-  const code = await runCli(args, out.io);
-  return { code, stdout: out.stdout(), stderr: out.stderr() };
+  return runCliIn(args, { cwd: dir });
 }
 
 /** Copies a recorded fixture session into `store` as stream `streamId`. */

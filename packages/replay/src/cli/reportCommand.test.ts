@@ -14,8 +14,7 @@ import {
 import { fixedClock, scriptedModel, textResponse } from '@agentlog/core/testing';
 import { createSqliteEventStore } from '@agentlog/store';
 import { z } from 'zod';
-import { bufferedIo } from './bufferedIo.js';
-import { runCli } from './runCli.js';
+import { runCliIn } from '../test/runCliIn.js';
 
 const session = resolve(
   import.meta.dirname,
@@ -30,9 +29,7 @@ const dir = mkdtempSync(join(tmpdir(), 'agentlog-cli-report-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function cli(args: string[]) {
-  const out = bufferedIo({ cwd: dir });
-  const code = await runCli(args, out.io);
-  return { code, stdout: out.stdout(), stderr: out.stderr() };
+  return runCliIn(args, { cwd: dir });
 }
 
 /** The visible text of an HTML document, roughly: no tags, entities decoded, spaces collapsed. */
