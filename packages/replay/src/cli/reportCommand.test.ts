@@ -15,6 +15,7 @@ import { fixedClock, scriptedModel, textResponse } from '@agentlog/core/testing'
 import { createSqliteEventStore } from '@agentlog/store';
 import { z } from 'zod';
 import { runCliIn } from '../test/runCliIn.js';
+import { textOf } from '../test/textOf.js';
 
 const session = resolve(
   import.meta.dirname,
@@ -30,19 +31,6 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function cli(args: string[]) {
   return runCliIn(args, { cwd: dir });
-}
-
-/** The visible text of an HTML document, roughly: no tags, entities decoded, spaces collapsed. */
-function textOf(html: string): string {
-  return html
-    .replace(/<style[\s\S]*?<\/style>/g, ' ')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ');
 }
 
 const hostile = `"><img src=x onerror=alert(1)><script>alert('x')</script>`;
