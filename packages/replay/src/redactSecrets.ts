@@ -1,4 +1,4 @@
-import { MIN_SECRET_LENGTH, REDACTED, secretMasker } from '@agentlog/core';
+import { REDACTED, secretMasker } from '@agentlog/core';
 
 /** Keys whose values are never recorded, whatever the caller marks (SPEC RPL-3). */
 export const DEFAULT_SECRET_FIELDS: readonly string[] = [
@@ -13,8 +13,6 @@ export const DEFAULT_SECRET_FIELDS: readonly string[] = [
   'accessToken',
   'access_token',
 ];
-
-export { MIN_SECRET_LENGTH };
 
 /**
  * Returns `text` with each of `secrets` (any shape: `sk-…`, an opaque Azure key, a token; longest

@@ -1,30 +1,9 @@
-import {
-  Agent,
-  createInMemoryEventStore,
-  tool,
-  ToolOutput,
-  type AgentBuilder,
-  type StreamEvent,
-} from '@agentlog/core';
-import {
-  counterIds,
-  fixedClock,
-  scriptedModel,
-  textResponse,
-  toolCallResponse,
-} from '@agentlog/core/testing';
+import { Agent, ToolOutput, type AgentBuilder, type StreamEvent } from '@agentlog/core';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { replayStream } from './replayStream.js';
+import { greet, recordGreeting } from './test/greetSession.js';
 
 // Replay is a fold of recorded inputs: the tool's own result is served, the hooks run once.
-
-const greet = tool({
-  name: 'greet',
-  description: 'Says hi.',
-  parameters: z.object({}),
-  execute: () => 'hi',
-});
 
 const checked = (suffix: () => string) => (): AgentBuilder =>
   Agent.builder()
@@ -40,17 +19,8 @@ const checked = (suffix: () => string) => (): AgentBuilder =>
         : undefined,
     );
 
-async function record(): Promise<StreamEvent[]> {
-  const store = createInMemoryEventStore();
-  const agent = await checked(() => '[checked]')()
-    .llm(scriptedModel([toolCallResponse([{ name: 'greet', id: 'g1' }]), textResponse('done')]))
-    .store(store)
-    .streamId('hooks')
-    .clock(fixedClock())
-    .ids(counterIds('rec'))
-    .build();
-  await agent.query('greet');
-  return store.readStream('hooks');
+function record(): Promise<StreamEvent[]> {
+  return recordGreeting(checked(() => '[checked]')(), 'hooks');
 }
 
 describe('replay with hooks', () => {

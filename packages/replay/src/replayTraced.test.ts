@@ -1,29 +1,15 @@
-import { Agent, createInMemoryEventStore, tool, type AgentBuilder } from '@agentlog/core';
+import { Agent, type AgentBuilder } from '@agentlog/core';
 import { withTracing } from '@agentlog/core/otel';
-import {
-  counterIds,
-  fixedClock,
-  scriptedModel,
-  textResponse,
-  toolCallResponse,
-} from '@agentlog/core/testing';
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { replayStream } from './replayStream.js';
+import { greet, recordGreeting } from './test/greetSession.js';
 
 // A traced agent replays cleanly: tracing wraps the model replay gives it, and changes no event.
-
-const greet = tool({
-  name: 'greet',
-  description: 'Says hi.',
-  parameters: z.object({}),
-  execute: () => 'hi',
-});
 
 function tracing() {
   const exporter = new InMemorySpanExporter();
@@ -38,16 +24,7 @@ describe('replay of a traced agent', () => {
       (tracer = recording.tracer) =>
       (): AgentBuilder =>
         withTracing(Agent.builder().tools([greet]), tracer, { agentName: 'greeter' });
-    const store = createInMemoryEventStore();
-    const agent = await traced()()
-      .llm(scriptedModel([toolCallResponse([{ name: 'greet', id: 'g1' }]), textResponse('done')]))
-      .store(store)
-      .streamId('traced')
-      .clock(fixedClock())
-      .ids(counterIds('rec'))
-      .build();
-    await agent.query('greet');
-    const events = await store.readStream('traced');
+    const events = await recordGreeting(traced()(), 'traced');
     expect(recording.exporter.getFinishedSpans()).toHaveLength(4);
     for (const tools of ['recorded', 'live'] as const) {
       const replaying = tracing();

@@ -11,9 +11,8 @@ import { counterIds, fixedClock, scriptedModel, textResponse } from '@agentlog/c
 import { createSqliteEventStore, writeJsonl } from '@agentlog/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { bufferedIo } from './cli/bufferedIo.js';
-import { runCli } from './cli/runCli.js';
 import { createRecordingModel, type RecordingModel } from './createRecordingModel.js';
+import { runCliIn } from './test/runCliIn.js';
 
 /** A fake OpenAI server over real HTTP that echoes the caller's key wherever a server could. */
 interface EchoServer {
@@ -124,9 +123,7 @@ interface Outputs {
 }
 
 async function cli(args: string[], cwd: string) {
-  const out = bufferedIo({ cwd });
-  const code = await runCli(args, out.io);
-  return { code, stdout: out.stdout(), stderr: out.stderr() };
+  return runCliIn(args, { cwd });
 }
 
 /**

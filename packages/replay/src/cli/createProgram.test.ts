@@ -2,12 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { bufferedIo } from './bufferedIo.js';
 import { commands } from './commands.js';
 import { addCommands, createProgram } from './createProgram.js';
-import { runCli } from './runCli.js';
+import { runCliIn } from '../test/runCliIn.js';
 
 async function cli(args: string[]) {
-  const out = bufferedIo();
-  const code = await runCli(args, out.io);
-  return { code, stdout: out.stdout(), stderr: out.stderr() };
+  return runCliIn(args);
 }
 
 // The commands as commander sees them: what the tests below check comes from the definitions.

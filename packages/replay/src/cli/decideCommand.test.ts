@@ -13,8 +13,7 @@ import {
 } from '@agentlog/core';
 import { scriptedModel, textResponse, toolCallResponse } from '@agentlog/core/testing';
 import { createSqliteEventStore } from '@agentlog/store';
-import { bufferedIo } from './bufferedIo.js';
-import { runCli } from './runCli.js';
+import { runCliIn } from '../test/runCliIn.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'agentlog-cli-decide-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -24,9 +23,7 @@ const newDb = () => join(dir, `decide-${(files += 1)}.db`);
 const fixture = (name: string) => join(import.meta.dirname, '../../../../fixtures/sessions', name);
 
 async function cli(args: string[], env: Record<string, string> = {}) {
-  const out = bufferedIo({ cwd: dir, env: { NO_COLOR: '1', ...env } });
-  const code = await runCli(args, out.io);
-  return { code, stdout: out.stdout(), stderr: out.stderr() };
+  return runCliIn(args, { cwd: dir, env: { NO_COLOR: '1', ...env } });
 }
 
 /** An agent whose `deploy` tool needs approval; `runs` collects the services it deployed. */

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJsonl, createSqliteEventStore } from '@agentlog/store';
-import { bufferedIo } from './bufferedIo.js';
-import { runCli } from './runCli.js';
+import { runCliIn } from '../test/runCliIn.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'agentlog-cli-fork-'));
 const db = join(dir, 'fork.db');
@@ -30,9 +29,7 @@ beforeAll(async () => {
 });
 
 async function cli(args: string[]) {
-  const out = bufferedIo({ cwd: dir });
-  const code = await runCli(args, out.io);
-  return { code, stdout: out.stdout(), stderr: out.stderr() };
+  return runCliIn(args, { cwd: dir });
 }
 
 describe('agentlog fork', () => {

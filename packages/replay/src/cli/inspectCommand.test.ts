@@ -12,8 +12,7 @@ import {
   toolCallResponse,
 } from '@agentlog/core/testing';
 import { createSqliteEventStore } from '@agentlog/store';
-import { bufferedIo } from './bufferedIo.js';
-import { runCli } from './runCli.js';
+import { runCliIn } from '../test/runCliIn.js';
 
 const sessions = resolve(import.meta.dirname, '../../../../fixtures/sessions');
 const dir = mkdtempSync(join(tmpdir(), 'agentlog-cli-inspect-'));
@@ -24,13 +23,11 @@ async function cli(
   args: string[],
   options: { isTTY?: boolean; env?: Record<string, string>; cwd?: string } = {},
 ) {
-  const out = bufferedIo({
+  return runCliIn(args, {
     cwd: options.cwd ?? dir,
     env: options.env ?? {},
     isTTY: options.isTTY ?? false,
   });
-  const code = await runCli(args, out.io);
-  return { code, stdout: out.stdout(), stderr: out.stderr() };
 }
 
 /** A release-notes session in the default SQLite file of `dir`: draft, approval by ana, write. */

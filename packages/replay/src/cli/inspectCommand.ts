@@ -1,6 +1,7 @@
 import type { CliCommand } from './cliCommand.js';
 import { loadStream } from './loadStream.js';
-import { maskForDisplay, maskOutput } from './maskForDisplay.js';
+import { redactSecretText } from '../redactSecrets.js';
+import { maskForDisplay } from './maskForDisplay.js';
 import { createPainter } from './painter.js';
 import { hiddenLine, timeline } from './timelineLines.js';
 import { storeOption } from './storeOption.js';
@@ -43,7 +44,7 @@ export const inspectCommand: CliCommand = {
     const loaded = maskForDisplay(
       await loadStream(parsed.positionals[0], parsed.string('store'), io),
     );
-    const print = (line: string) => io.stdout(`${maskOutput(line)}\n`);
+    const print = (line: string) => io.stdout(`${redactSecretText(line)}\n`);
     const paint = createPainter(io);
     const { state } = loaded;
     const status =

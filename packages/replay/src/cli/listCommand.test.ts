@@ -1,29 +1,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { EventStore, NewStreamEvent } from '@agentlog/core';
-import { createSqliteEventStore, readJsonl } from '@agentlog/store';
-import { bufferedIo } from './bufferedIo.js';
-import { runCli } from './runCli.js';
+import { createSqliteEventStore } from '@agentlog/store';
+import { fixtureEvents, fixtureSessions } from '../test/fixtureSessions.js';
+import { runCliIn } from '../test/runCliIn.js';
 
-const sessions = resolve(import.meta.dirname, '../../../../fixtures/sessions');
+const sessions = fixtureSessions;
 const dir = mkdtempSync(join(tmpdir(), 'agentlog-cli-list-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function cli(args: string[]) {
-  const out = bufferedIo({ cwd: dir });
-  const code = await runCli(args, out.io);
-  return { code, stdout: out.stdout(), stderr: out.stderr() };
-}
-
-/** The events of a recorded fixture session, ready to append; `edit` may change its JSON text. */
-async function sessionEvents(file: string, edit = (json: string) => json) {
-  const { events } = await readJsonl(join(sessions, file));
-  return events.map(
-    ({ type, data, metadata: { revision: _revision, ...metadata } }) =>
-      JSON.parse(edit(JSON.stringify({ type, data, metadata }))) as NewStreamEvent,
-  );
+  return runCliIn(args, { cwd: dir });
 }
 
 async function append(store: EventStore, streamId: string, events: NewStreamEvent[]) {
@@ -37,10 +26,10 @@ describe('agentlog list', () => {
     await append(
       store,
       'two-approvals',
-      await sessionEvents('HITL-2-two-approvals-one-batch.jsonl'),
+      await fixtureEvents('HITL-2-two-approvals-one-batch.jsonl'),
     );
-    await append(store, 'shadowed', await sessionEvents('HITL-5-shadowed-approval.jsonl'));
-    const [runStarted] = await sessionEvents('HITL-5-shadowed-approval.jsonl');
+    await append(store, 'shadowed', await fixtureEvents('HITL-5-shadowed-approval.jsonl'));
+    const [runStarted] = await fixtureEvents('HITL-5-shadowed-approval.jsonl');
     await append(store, 'in-flight', runStarted === undefined ? [] : [runStarted]);
     store.close();
     const { code, stdout, stderr } = await cli(['list', '--store', db]);
@@ -62,11 +51,11 @@ describe('agentlog list', () => {
     await append(
       store,
       'broken',
-      await sessionEvents('HITL-4-resume-after-approval.jsonl', (json) =>
+      await fixtureEvents('HITL-4-resume-after-approval.jsonl', (json) =>
         json.replace('"toolCallId":"g1","feedback"', '"toolCallId":"nope","feedback"'),
       ),
     );
-    await append(store, 'fine', await sessionEvents('HITL-5-shadowed-approval.jsonl'));
+    await append(store, 'fine', await fixtureEvents('HITL-5-shadowed-approval.jsonl'));
     store.close();
     const { code, stdout, stderr } = await cli(['list', '--store', db]);
     expect(code).toBe(2);

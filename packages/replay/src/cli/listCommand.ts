@@ -2,7 +2,7 @@ import type { AgentState } from '@agentlog/core';
 import { alignColumns } from './alignColumns.js';
 import { callsAwaitingDecision } from './awaitingDecision.js';
 import type { CliCommand } from './cliCommand.js';
-import { readFolded } from './loadStream.js';
+import { foldEachStream } from './foldEachStream.js';
 import { openStore } from './openStore.js';
 import { storeOption } from './storeOption.js';
 import { dateTime } from './summarizeArgs.js';
@@ -32,18 +32,9 @@ export const listCommand: CliCommand = {
   async run(parsed, io) {
     const opened = await openStore(parsed.string('store'), io);
     const rows: string[][] = [['stream', 'status', 'last event', 'events', 'waiting']];
-    let unreadable = 0;
+    let unreadable;
     try {
-      for (const streamId of await opened.store.listStreams()) {
-        let folded;
-        try {
-          folded = await readFolded(opened, streamId);
-        } catch (error) {
-          unreadable += 1;
-          io.stderr(`agentlog list: ${(error as Error).message.split('\n')[0]}\n`);
-          continue;
-        }
-        const { events, state } = folded;
+      unreadable = await foldEachStream(opened, 'list', io, (streamId, { events, state }) => {
         const waiting = callsAwaitingDecision(state)
           .map(({ toolCall }) => `${toolCall.id} ${toolCall.name}`)
           .join(', ');
@@ -54,7 +45,7 @@ export const listCommand: CliCommand = {
           String(events.length),
           waiting === '' ? '-' : waiting,
         ]);
-      }
+      });
     } finally {
       await opened.close();
     }

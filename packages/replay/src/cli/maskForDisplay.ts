@@ -1,4 +1,4 @@
-import { redactSecrets, redactSecretText } from '../redactSecrets.js';
+import { redactSecrets } from '../redactSecrets.js';
 import type { LoadedStream } from './loadStream.js';
 
 /**
@@ -12,9 +12,4 @@ export function maskForDisplay(loaded: LoadedStream): LoadedStream {
     events: redactSecrets(loaded.events),
     state: redactSecrets(loaded.state),
   };
-}
-
-/** The last net before output: `sk-` keys and bearer tokens in the printed or written text. */
-export function maskOutput(text: string): string {
-  return redactSecretText(text);
 }

@@ -1,36 +1,27 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { EventStore } from '@agentlog/core';
 import { createPostgresEventStore } from '@agentlog/store/postgres';
-import { createSqliteEventStore, readJsonl } from '@agentlog/store';
-import { bufferedIo } from './bufferedIo.js';
-import { runCli } from './runCli.js';
+import { createSqliteEventStore } from '@agentlog/store';
+import { fixtureEvents, fixtureSessions } from '../test/fixtureSessions.js';
+import { runCliIn } from '../test/runCliIn.js';
 
-const sessions = resolve(import.meta.dirname, '../../../../fixtures/sessions');
+const sessions = fixtureSessions;
 const dir = mkdtempSync(join(tmpdir(), 'agentlog-cli-pending-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function cli(args: string[]) {
-  const out = bufferedIo({ cwd: dir });
-  const code = await runCli(args, out.io);
-  return { code, stdout: out.stdout(), stderr: out.stderr() };
+  return runCliIn(args, { cwd: dir });
 }
 
 /** Copies a recorded fixture session into `store` as stream `streamId`. */
 async function importSession(store: EventStore, file: string, streamId: string): Promise<void> {
-  const { events } = await readJsonl(join(sessions, file));
-  await store.appendToStream(
-    streamId,
-    events.map(({ type, data, metadata: { revision: _revision, ...metadata } }) => ({
-      type,
-      data,
-      metadata,
-    })),
-    { expectedRevision: 'noStream' },
-  );
+  await store.appendToStream(streamId, await fixtureEvents(file), {
+    expectedRevision: 'noStream',
+  });
 }
 
 describe('agentlog pending', () => {

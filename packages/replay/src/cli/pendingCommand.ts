@@ -1,7 +1,7 @@
 import { alignColumns } from './alignColumns.js';
 import { callsAwaitingDecision } from './awaitingDecision.js';
 import type { CliCommand } from './cliCommand.js';
-import { readFolded } from './loadStream.js';
+import { foldEachStream } from './foldEachStream.js';
 import { openStore } from './openStore.js';
 import { storeOption } from './storeOption.js';
 import { compactJson, summarizeArgs } from './summarizeArgs.js';
@@ -33,17 +33,9 @@ export const pendingCommand: CliCommand = {
   async run(parsed, io) {
     const opened = await openStore(parsed.string('store'), io);
     const rows: string[][] = [];
-    let unreadable = 0;
+    let unreadable;
     try {
-      for (const streamId of await opened.store.listStreams()) {
-        let state;
-        try {
-          ({ state } = await readFolded(opened, streamId));
-        } catch (error) {
-          unreadable += 1;
-          io.stderr(`agentlog pending: ${(error as Error).message.split('\n')[0]}\n`);
-          continue;
-        }
+      unreadable = await foldEachStream(opened, 'pending', io, (streamId, { state }) => {
         for (const call of callsAwaitingDecision(state)) {
           const marks = [
             call.shadowed === true ? 'shadowed (HITL-5)' : '',
@@ -55,7 +47,7 @@ export const pendingCommand: CliCommand = {
           const { id, name, args: callArgs } = call.toolCall;
           rows.push([streamId, id, name, summarizeArgs(callArgs) || '-', marks.join(', ')]);
         }
-      }
+      });
     } finally {
       await opened.close();
     }

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bufferedIo } from './bufferedIo.js';
-import { runCli } from './runCli.js';
+import { runCliIn } from '../test/runCliIn.js';
 
 const root = resolve(import.meta.dirname, '../../../..');
 const sessions = join(root, 'fixtures/sessions');
@@ -13,13 +12,11 @@ const dir = mkdtempSync(join(tmpdir(), 'agentlog-cli-replay-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function cli(args: string[], options: { cwd?: string; isTTY?: boolean } = {}) {
-  const out = bufferedIo({
+  return runCliIn(args, {
     cwd: options.cwd ?? dir,
     env: { NO_COLOR: '1' },
     isTTY: options.isTTY ?? false,
   });
-  const code = await runCli(args, out.io);
-  return { code, stdout: out.stdout(), stderr: out.stderr() };
 }
 
 /** A copy of a fixture session in the temp folder, with `edit` applied to its text. */

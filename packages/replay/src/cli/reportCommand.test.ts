@@ -14,8 +14,8 @@ import {
 import { fixedClock, scriptedModel, textResponse } from '@agentlog/core/testing';
 import { createSqliteEventStore } from '@agentlog/store';
 import { z } from 'zod';
-import { bufferedIo } from './bufferedIo.js';
-import { runCli } from './runCli.js';
+import { runCliIn } from '../test/runCliIn.js';
+import { textOf } from '../test/textOf.js';
 
 const session = resolve(
   import.meta.dirname,
@@ -30,22 +30,7 @@ const dir = mkdtempSync(join(tmpdir(), 'agentlog-cli-report-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function cli(args: string[]) {
-  const out = bufferedIo({ cwd: dir });
-  const code = await runCli(args, out.io);
-  return { code, stdout: out.stdout(), stderr: out.stderr() };
-}
-
-/** The visible text of an HTML document, roughly: no tags, entities decoded, spaces collapsed. */
-function textOf(html: string): string {
-  return html
-    .replace(/<style[\s\S]*?<\/style>/g, ' ')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ');
+  return runCliIn(args, { cwd: dir });
 }
 
 const hostile = `"><img src=x onerror=alert(1)><script>alert('x')</script>`;

@@ -3,7 +3,8 @@ import { dirname, resolve } from 'node:path';
 import type { CliCommand } from './cliCommand.js';
 import { CliError } from './cliError.js';
 import { loadStream } from './loadStream.js';
-import { maskForDisplay, maskOutput } from './maskForDisplay.js';
+import { redactSecretText } from '../redactSecrets.js';
+import { maskForDisplay } from './maskForDisplay.js';
 import { renderReport } from './report/renderReport.js';
 import { storeOption } from './storeOption.js';
 
@@ -42,8 +43,10 @@ export const reportCommand: CliCommand = {
     );
     const path = resolve(io.cwd, target);
     await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, maskOutput(renderReport(loaded)));
-    io.stdout(maskOutput(`wrote ${target} (${loaded.streamId}, ${loaded.events.length} events)\n`));
+    await writeFile(path, redactSecretText(renderReport(loaded)));
+    io.stdout(
+      redactSecretText(`wrote ${target} (${loaded.streamId}, ${loaded.events.length} events)\n`),
+    );
     return 0;
   },
 };

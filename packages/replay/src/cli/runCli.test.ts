@@ -5,8 +5,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bufferedIo } from './bufferedIo.js';
-import { runCli } from './runCli.js';
+import { runCliIn } from '../test/runCliIn.js';
 
 const root = resolve(import.meta.dirname, '../../../..');
 const bin = join(root, 'packages/replay/dist/cli/main.js');
@@ -26,9 +25,7 @@ const commands = [
 ];
 
 async function cli(args: string[]) {
-  const out = bufferedIo({ cwd: dir });
-  const code = await runCli(args, out.io);
-  return { code, stdout: out.stdout(), stderr: out.stderr() };
+  return runCliIn(args, { cwd: dir });
 }
 
 describe('agentlog', () => {

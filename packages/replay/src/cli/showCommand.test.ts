@@ -12,8 +12,7 @@ import {
   toolCallResponse,
 } from '@agentlog/core/testing';
 import { createSqliteEventStore } from '@agentlog/store';
-import { bufferedIo } from './bufferedIo.js';
-import { runCli } from './runCli.js';
+import { runCliIn } from '../test/runCliIn.js';
 
 const sessions = resolve(import.meta.dirname, '../../../../fixtures/sessions');
 const dir = mkdtempSync(join(tmpdir(), 'agentlog-cli-show-'));
@@ -21,9 +20,7 @@ const db = 'show.db';
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function cli(args: string[]) {
-  const out = bufferedIo({ cwd: dir });
-  const code = await runCli(args, out.io);
-  return { code, stdout: out.stdout(), stderr: out.stderr() };
+  return runCliIn(args, { cwd: dir });
 }
 
 /** A release-notes stream: a Markdown draft, refused by bo, then approved by ana and written. */

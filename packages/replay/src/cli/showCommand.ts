@@ -2,7 +2,8 @@ import type { AgentEvent, AgentState, ToolCallState, ToolOutput } from '@agentlo
 import type { CliCommand } from './cliCommand.js';
 import { CliError } from './cliError.js';
 import { loadStream } from './loadStream.js';
-import { maskForDisplay, maskOutput } from './maskForDisplay.js';
+import { redactSecretText } from '../redactSecrets.js';
+import { maskForDisplay } from './maskForDisplay.js';
 import { createPainter, type Painter } from './painter.js';
 import { storeOption } from './storeOption.js';
 import { dateTime } from './summarizeArgs.js';
@@ -48,7 +49,7 @@ export const showCommand: CliCommand = {
       'history:',
       ...historyLines(loaded.events, toolCallId, paint).map((line) => indent(line)),
     ];
-    for (const line of lines) io.stdout(`${maskOutput(line)}\n`);
+    for (const line of lines) io.stdout(`${redactSecretText(line)}\n`);
     return 0;
   },
 };

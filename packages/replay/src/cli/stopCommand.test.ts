@@ -6,16 +6,13 @@ import { z } from 'zod';
 import { Agent, tool } from '@agentlog/core';
 import { scriptedModel, textResponse, toolCallResponse } from '@agentlog/core/testing';
 import { createSqliteEventStore } from '@agentlog/store';
-import { bufferedIo } from './bufferedIo.js';
-import { runCli } from './runCli.js';
+import { runCliIn } from '../test/runCliIn.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'agentlog-cli-stop-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function cli(args: string[]) {
-  const out = bufferedIo({ cwd: dir, env: { NO_COLOR: '1' } });
-  const code = await runCli(args, out.io);
-  return { code, stdout: out.stdout(), stderr: out.stderr() };
+  return runCliIn(args, { cwd: dir, env: { NO_COLOR: '1' } });
 }
 
 describe('agentlog stop', () => {

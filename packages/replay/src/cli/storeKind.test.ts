@@ -1,14 +1,11 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { bufferedIo } from './bufferedIo.js';
 import { withoutPassword } from './openStore.js';
-import { runCli } from './runCli.js';
 import { storeKind } from './storeKind.js';
+import { runCliIn } from '../test/runCliIn.js';
 
 async function cli(args: string[]) {
-  const out = bufferedIo();
-  const code = await runCli(args, out.io);
-  return { code, stdout: out.stdout(), stderr: out.stderr() };
+  return runCliIn(args);
 }
 
 /** A local port nothing listens on: bound, then released. */

@@ -48,6 +48,17 @@ describe('@agentlog/replay/vitest', () => {
     expect(error?.message).toContain('line 1');
   });
 
+  it('expectReplay on a session whose last line is cut short names the file and the line', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'agentlog-vitest-'));
+    const torn = join(dir, 'torn.jsonl');
+    const lines = (await readFile(file, 'utf8')).trimEnd().split('\n');
+    const last = lines.at(-1) ?? '';
+    await writeFile(torn, [...lines.slice(0, -1), last.slice(0, last.length / 2)].join('\n'));
+    const error = await expectReplay(torn, builder).catch((caught: unknown) => caught as Error);
+    expect(error?.message).toContain(`${torn} is not a session agentlog can replay`);
+    expect(error?.message).toContain(`line ${lines.length}`);
+  });
+
   it('RPL-4 recordSession writes a run as a fixture with its provenance', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'agentlog-vitest-'));
     const store = createInMemoryEventStore();

@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   Agent,
@@ -19,22 +18,10 @@ import { auditModel } from './auditModel.js';
 import { argsView, isDraft, revisionDiff } from './drafts.js';
 import { PayloadShelf } from './payloads.js';
 import { escapeHtml } from './html.js';
+import { fixtureSessions, loadFixture } from '../../test/fixtureSessions.js';
+import { textOf } from '../../test/textOf.js';
 import { renderReport, reportCss } from './renderReport.js';
 import { decisionsSection, formatDuration, outcomeSection, timelineSection } from './sections.js';
-
-/** The visible text of an HTML fragment, roughly: no tags, entities decoded, spaces collapsed. */
-function textOf(html: string): string {
-  return html
-    .replace(/<style[\s\S]*?<\/style>/g, ' ')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
 
 /** The non-ASCII characters the page itself uses (marks and punctuation). */
 const pageGlyphs = '✓✗→■▶⚠·–—…';
@@ -266,17 +253,8 @@ describe('the sections', () => {
     }
   });
 
-  it('shows a stop payload once (it used to be repeated four times): STOP-2', () => {
-    const file = resolve(
-      import.meta.dirname,
-      '../../../../../fixtures/sessions/STOP-2-stop-with-schema.jsonl',
-    );
-    const stored = readFileSync(file, 'utf8')
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as object);
-    const { events, state } = foldStream(stored as Parameters<typeof foldStream>[0]);
-    const html = renderReport({ streamId: 'STOP-2', source: file, events, state });
+  it('shows a stop payload once (it used to be repeated four times): STOP-2', async () => {
+    const html = renderReport(await loadFixture('STOP-2-stop-with-schema.jsonl', 'STOP-2'));
     expect(html.match(/<details class="payload"/g)).toHaveLength(1);
     expect(html.match(/&quot;highlights&quot;: \[\n    &quot;perl&quot;\n  \]/g)).toHaveLength(1);
     expect(textOf(html)).toContain('Result: {"highlights":["perl"],"version":"0.34.0"}');
@@ -285,15 +263,11 @@ describe('the sections', () => {
     expect(html).not.toMatch(/<details class="args" open/);
   });
 
-  it('renders every fixture session: known glyphs only, each payload folded once, no script', () => {
-    const dir = resolve(import.meta.dirname, '../../../../../fixtures/sessions');
-    const files = readdirSync(dir).filter((name) => name.endsWith('.jsonl'));
+  it('renders every fixture session: known glyphs only, each payload folded once, no script', async () => {
+    const files = readdirSync(fixtureSessions).filter((name) => name.endsWith('.jsonl'));
     expect(files.length).toBeGreaterThan(10);
     for (const name of files) {
-      const lines = readFileSync(resolve(dir, name), 'utf8').trim().split('\n');
-      const stored = lines.map((line) => JSON.parse(line) as object);
-      const { events, state } = foldStream(stored as Parameters<typeof foldStream>[0]);
-      const html = renderReport({ streamId: name, source: name, events, state });
+      const html = renderReport(await loadFixture(name));
       expect(html, name).not.toMatch(/<script|<link|<img|<iframe|src=|href=|@import|url\(/i);
       expect(html.indexOf('id="decisions"'), name).toBeLessThan(html.indexOf('id="tool-calls"'));
       for (const glyph of new Set(html.replace(/[\x00-\x7f]/g, '')))
@@ -304,17 +278,8 @@ describe('the sections', () => {
     }
   });
 
-  it('says when a decision was recorded but the call has not run: HITL-5', () => {
-    const file = resolve(
-      import.meta.dirname,
-      '../../../../../fixtures/sessions/HITL-5-shadowed-approval.jsonl',
-    );
-    const stored = readFileSync(file, 'utf8')
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as object);
-    const { events, state } = foldStream(stored as Parameters<typeof foldStream>[0]);
-    const html = renderReport({ streamId: 'HITL-5', source: file, events, state });
+  it('says when a decision was recorded but the call has not run: HITL-5', async () => {
+    const html = renderReport(await loadFixture('HITL-5-shadowed-approval.jsonl', 'HITL-5'));
     const g1 = textOf(html.slice(html.indexOf('id="call-g1"'), html.indexOf('id="call-e1"')));
     expect(g1).toContain('guess_a_number g1 ✓ approved (not run yet)');
     expect(g1).toContain(
