@@ -7,7 +7,7 @@ export type { AgentConfig } from './loop/agentConfig.js';
 export type { AgentContext, FeedbackAuthor } from './loop/agentContext.js';
 export type { Hooks, HookKind, Logger, ToolResult, StreamChunk } from './loop/hooks.js';
 export type { AgentHandle } from './loop/agentHandle.js';
-export type { ToolRunner, RunOptions, TextDeltaContext } from './loop/runScope.js';
+export type { ToolRunner, RunOptions, RecordedInputs, TextDeltaContext } from './loop/runScope.js';
 
 // The decider: the loop's rules as pure functions (DESIGN: data flows one way).
 export { nextStep } from './decider/nextStep.js';
@@ -51,7 +51,11 @@ export { InvalidEventError } from './errors/invalidEventError.js';
 export { ReplayDivergenceError } from './errors/replayDivergenceError.js';
 
 export type * from './events/agentEvent.js';
-export { CURRENT_SCHEMA_VERSION } from './events/agentEvent.js';
+export {
+  CURRENT_SCHEMA_VERSION,
+  FOREIGN_EVENT_TYPES,
+  isForeignEventType,
+} from './events/agentEvent.js';
 export type {
   AgentState,
   ToolCallState,

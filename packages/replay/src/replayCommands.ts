@@ -1,4 +1,4 @@
-import type { Agent, AgentEvent } from '@agentlog/core';
+import type { Agent, AgentEvent, RunOptions } from '@agentlog/core';
 
 /** A caller command found in a recorded stream, ready to be given again. */
 export interface ReplayCommand {
@@ -7,11 +7,13 @@ export interface ReplayCommand {
 }
 
 /**
- * The caller command that produced `event`, for events that only a caller appends: a run
- * (`RunStarted`), a decision, a summary, a caller's read of a decision, a manual stop (SPEC RPL-2).
- * `undefined` for events the agent appends itself.
+ * The caller command a recorded input event stands for (SPEC RPL-2, RPL-5, EVT-7): a run
+ * (`RunStarted`, given `options` with the recording's inputs), a decision, a caller's read of a
+ * decision, a summary, a stop request. `undefined` for events the agent appends itself, and for
+ * a stop request a hook made (the replayed hook makes it again). Nothing is inferred from what
+ * an input caused.
  */
-export function commandFor(event: AgentEvent): ReplayCommand | undefined {
+export function commandFor(event: AgentEvent, options: RunOptions): ReplayCommand | undefined {
   switch (event.type) {
     case 'RunStarted': {
       const { mode, input } = event.data;
@@ -19,8 +21,8 @@ export function commandFor(event: AgentEvent): ReplayCommand | undefined {
         label: input === undefined ? `${mode}()` : `${mode}(${JSON.stringify(input)})`,
         run: (agent) =>
           input === undefined
-            ? agent[mode === 'runOnce' ? 'runOnce' : 'run']()
-            : agent[mode === 'queryOnce' ? 'queryOnce' : 'query'](input),
+            ? agent[mode === 'runOnce' ? 'runOnce' : 'run'](options)
+            : agent[mode === 'queryOnce' ? 'queryOnce' : 'query'](input, options),
       };
     }
     case 'FeedbackReceived': {
@@ -47,20 +49,26 @@ export function commandFor(event: AgentEvent): ReplayCommand | undefined {
       };
     case 'SummaryAdded':
       return { label: 'addSummary(…)', run: (agent) => agent.addSummary(event.data.text) };
-    case 'AgentStopped':
-      // A stop a hook asked for comes from the replayed hook itself.
-      if (
-        event.data.cause !== 'stoppedByCaller' ||
-        event.data.reason.kind !== 'other' ||
-        event.data.hook !== undefined
-      )
-        return undefined;
+    case 'StopRequested': {
+      const { reason, by, hook } = event.data;
+      if (hook !== undefined) return undefined;
       return {
-        label: `stop(${JSON.stringify(event.data.reason.text)})`,
-        run: (agent) =>
-          agent.stop(event.data.reason.kind === 'other' ? event.data.reason.text : undefined),
+        label: `stop(${JSON.stringify(reason)}${by === undefined ? '' : ` by ${by}`})`,
+        run: (agent) => agent.stop(reason, by === undefined ? {} : { by }),
       };
-    default:
+    }
+    case 'SystemPromptAdded':
+    case 'UserMessageQueued':
+    case 'UserMessageAdded':
+    case 'ModelResponded':
+    case 'AssistantMessageAdded':
+    case 'ToolCallStarted':
+    case 'ToolCallCompleted':
+    case 'ToolCallFailed':
+    case 'FeedbackRequested':
+    case 'AgentStopped':
+    case 'WarningRecorded':
+    case 'StreamForked':
       return undefined;
   }
 }

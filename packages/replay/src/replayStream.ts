@@ -1,4 +1,5 @@
 import {
+  type Agent,
   createInMemoryEventStore,
   decodeEvent,
   foldEvents,
@@ -9,11 +10,10 @@ import {
 } from '@agentlog/core';
 import { counterIds } from '@agentlog/core/testing';
 import { createReplayModel } from './createReplayModel.js';
+import { recordedInputs } from './recordedInputs.js';
 import { recordedResults } from './recordedResults.js';
 import { commandFor } from './replayCommands.js';
-import { stopInjector } from './stopInjector.js';
 import { upgradeRecording } from './upgradeRecording.js';
-import { withForeignWrites } from './foreignWrites.js';
 import { structuralDiff } from './structuralDiff.js';
 
 /** Options of {@link replayStream}. */
@@ -36,10 +36,12 @@ export type ReplayResult =
     };
 
 /**
- * Replays a recorded stream (SPEC RPL-2): gives a fresh agent the caller's commands the stream
- * holds (runs, decisions with their author, summaries, manual stops) with the recorded model
- * answers, and compares the produced events with the recorded ones, one by one. Event ids and
- * times are not compared: the injected clock and ids make those equal anyway.
+ * Replays a recorded stream (SPEC RPL-2, RPL-5): a fold of its recorded inputs through a fresh
+ * agent's decider. The caller's commands (runs, decisions with their author, summaries, stop
+ * requests) are given again, the model answers and the tools' own results are served from the
+ * recording, and what others wrote during a run is taken in where it was recorded; only the
+ * caller's hooks run again. The produced events are compared with the recorded ones, one by one.
+ * Event ids and times are not compared; the clock reads the recorded times.
  */
 export async function replayStream(
   recorded: readonly StreamEvent[],
@@ -66,26 +68,27 @@ export async function replayStream(
     );
   }
   const model = createReplayModel(events, { fromRevision: seeded });
-  // A stop the caller asked for while a recorded run was working is asked for again, then.
-  const injector = stopInjector(events, seeded);
+  // Every input is in the recording, the time included: nothing is guessed (SPEC RPL-5).
+  const runOptions = { recordedInputs: recordedInputs(events, seeded) };
+  const ref: { agent?: Agent } = {};
   let builder = options
     .agent()
-    .llm(injector.model(model))
-    .store(withForeignWrites(store, streamId, events))
+    .llm(model)
+    .store(store)
     .streamId(streamId)
-    .clock(clockAfter(events))
+    .clock(recordedClock(events, () => ref.agent?.state().revision ?? seeded - 1))
     .ids(counterIds('replay'))
     .logger({ warn: () => undefined });
   if ((options.tools ?? 'recorded') === 'recorded') {
-    builder = builder.serveToolResults(injector.tools(recordedResults(events.slice(seeded))));
+    builder = builder.serveToolResults(recordedResults(events.slice(seeded)));
   }
   const agent = await builder.build();
-  injector.attach(agent);
+  ref.agent = agent;
   const produced = () => store.readStream(streamId);
   let cursor = seeded;
   while (cursor < events.length) {
     const event = events[cursor] as AgentEvent;
-    const command = commandFor(event);
+    const command = commandFor(event, runOptions);
     if (command === undefined) {
       return diverged(
         eventDivergence(
@@ -190,14 +193,18 @@ function deriveStreamId(events: readonly AgentEvent[]): string {
   return 'replay';
 }
 
-/** A clock that starts a year after the last recorded event, so recorded runs never look live. */
-function clockAfter(events: readonly AgentEvent[]): () => Date {
-  const last = Math.max(
-    0,
-    ...events.map((event) => Date.parse(event.metadata.at)).filter(Number.isFinite),
-  );
-  let now = last + 365 * 24 * 3600 * 1000;
-  return () => new Date((now += 1000));
+/**
+ * The recorded clock (SPEC RPL-5): the time the recording holds for the event the agent writes
+ * next, so a lease is judged as it was when recorded. Past the recording, a second a call.
+ */
+function recordedClock(events: readonly AgentEvent[], revision: () => number): () => Date {
+  const times = events.map((event) => Date.parse(event.metadata.at));
+  let last = Math.max(0, ...times.filter(Number.isFinite));
+  return () => {
+    const at = times[revision() + 1];
+    if (at !== undefined && Number.isFinite(at)) return new Date(at);
+    return new Date((last += 1000));
+  };
 }
 
 /**

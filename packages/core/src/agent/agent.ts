@@ -1,7 +1,6 @@
 import type { Observable } from 'rxjs';
 import { decideCommand, type Command } from '../decider/decideCommand.js';
 import { deciderSettings, type DeciderSettings } from '../decider/deciderSettings.js';
-import type { Outcome } from '../decider/recordOutcome.js';
 import { AgentError } from '../errors/agentError.js';
 import type { AgentEvent, RunMode } from '../events/agentEvent.js';
 import type { AgentState } from '../events/agentState.js';
@@ -53,7 +52,6 @@ export class Agent implements AgentHandle {
   ) {
     this.#runWrappers = runWrappers;
     const settings: DeciderSettings = deciderSettings(config);
-    const inbox: Outcome[] = [];
     this.#scope = {
       config,
       settings,
@@ -61,7 +59,6 @@ export class Agent implements AgentHandle {
       fingerprints,
       agent: this,
       runTool,
-      inbox,
       options: {},
     };
     this.#context = new CallerContext(writer, (command, options) => this.#give(command, options));
@@ -101,21 +98,23 @@ export class Agent implements AgentHandle {
   }
 
   /**
-   * Stops the agent with `other(text)` (SPEC STOP-9). During a run, from a hook or from the
-   * caller, the current step finishes first and the stop lands when it ends; on a stopped agent it
-   * does nothing (SPEC STOP-7).
+   * Stops the agent with `other(text)` (SPEC STOP-9, EVT-7), recorded first as `StopRequested`
+   * (with the hook that asked, or `options.by`). During a run, from a hook or from the caller,
+   * the current step finishes first and the stop lands when it ends; a pending agent stops at
+   * once; on a stopped agent it does nothing (SPEC STOP-7).
    */
-  async stop(text = 'stopped by the caller'): Promise<void> {
-    if (this.#running) {
-      const hook = currentHook();
-      this.#scope.inbox.push({
-        kind: 'stopRequested',
-        text,
-        ...(hook === undefined ? {} : { hook }),
-      });
-      return;
-    }
-    const before = await this.#give({ kind: 'stop', text });
+  async stop(
+    text = 'stopped by the caller',
+    options: { readonly by?: string } = {},
+  ): Promise<void> {
+    const hook = this.#running ? currentHook() : undefined;
+    const before = await this.#give({
+      kind: 'stop',
+      text,
+      ...(hook === undefined ? {} : { hook }),
+      ...(options.by === undefined ? {} : { by: options.by }),
+    });
+    if (this.#running) return;
     const after = this.#scope.writer.state;
     if (before.status !== 'stopped' && after.status === 'stopped' && after.stopReason) {
       await callHooks(this.#scope, 'onStop', after.stopReason);
@@ -195,6 +194,7 @@ export class Agent implements AgentHandle {
     const events = decideCommand(before, settings, command, {
       clock: config.clock,
       ownRun: this.#running || writer.ownsCurrentRun(),
+      inRun: this.#running,
     });
     // During this agent's own run the interpreter is the only writer: the command's events go
     // in with the run's next commit.

@@ -1,14 +1,14 @@
 import { AgentError } from '../errors/agentError.js';
 import { ConcurrencyError } from '../errors/concurrencyError.js';
-import type { PendingEvent, RunMode } from '../events/agentEvent.js';
+import type { HookKind, PendingEvent, RunMode } from '../events/agentEvent.js';
 import type { AgentState } from '../events/agentState.js';
 import { toolCallOf } from '../events/stateQueries.js';
 import type { ToolFeedback } from '../messages/toolFeedback.js';
 import { findNonJson } from '../support/json.js';
 import type { DeciderSettings } from './deciderSettings.js';
 import { stopWith } from './nextStep.js';
-import { callsToResume, hasNewMessages } from './pendingWork.js';
 import { callerStop } from './runCursor.js';
+import { runStart } from './runStart.js';
 
 /** A command of the caller (or of a person through the caller), as the decider judges it. */
 export type Command =
@@ -25,10 +25,16 @@ export type Command =
   /** The caller read a decision and so consumed it (SPEC HITL-3). */
   | { readonly kind: 'consumeDecision'; readonly toolCallId: string }
   /**
-   * The caller's `agent.stop(text)` while no run of this agent is in progress (SPEC STOP-7): it
-   * stops a pending agent, and asks a run another process works on to stop (SPEC HITL-12).
+   * The caller's `agent.stop(text)`, or a hook's (SPEC STOP-7, STOP-9, EVT-7): during this agent's
+   * own run it is recorded and lands at the next step boundary; it stops a pending agent at once,
+   * and asks a run another process works on to stop (SPEC HITL-12).
    */
-  | { readonly kind: 'stop'; readonly text: string }
+  | {
+      readonly kind: 'stop';
+      readonly text: string;
+      readonly hook?: HookKind;
+      readonly by?: string;
+    }
   /** A stop request for the run in progress, from anywhere (SPEC HITL-12). */
   | { readonly kind: 'requestStop'; readonly reason: string; readonly by?: string }
   /** A summary (SPEC MSG-4). */
@@ -38,7 +44,10 @@ export type Command =
 export interface CommandContext {
   /** Read only when the rule needs the time (the lease of a run in progress). */
   readonly clock: () => Date;
+  /** The run the stream shows is this agent's: in progress here, or cut off by a store outage. */
   readonly ownRun: boolean;
+  /** This agent's run is in progress in this process: its interpreter takes the events in. */
+  readonly inRun?: boolean;
 }
 
 /**
@@ -69,13 +78,7 @@ export function decideCommand(
         ? []
         : [{ type: 'FeedbackConsumed', data: { toolCallId: command.toolCallId } }];
     case 'stop':
-      if (state.status === 'stopped') return [];
-      // A live run of another process is asked to stop; a pending agent (or a run whose lease
-      // ran out: its process died) is stopped at once.
-      if (!context.ownRun && foreignRun(state, settings, context.clock) !== undefined) {
-        return [{ type: 'StopRequested', data: { reason: command.text } }];
-      }
-      return stopWith(callerStop(command.text)).events;
+      return stop(state, settings, command, context);
     case 'requestStop':
       return [stopRequest(state, settings, command)];
     case 'addSummary':
@@ -108,55 +111,31 @@ export function foreignRun(
 }
 
 /**
- * True when `run()` would do anything: a first system prompt, queued texts, calls to resume, or
- * new messages. A run that ended with a terminal stop (a tool said the task is done or failed) is
- * not asked again without new input (SPEC RES-4): a late worker's bare `run()` costs nothing.
+ * The caller's or a hook's stop (SPEC STOP-7, EVT-7): always a `StopRequested` first. The run in
+ * progress (this agent's, or a live one of another process) honours it at its next step boundary;
+ * a pending agent, or a run whose lease ran out (its process died), is stopped at once.
  */
-function hasWork(state: AgentState, settings: DeciderSettings): boolean {
-  const finished = finishedBy(state) !== undefined;
-  return (
-    (settings.systemPrompt !== undefined && !state.systemPromptAdded && state.runs === 0) ||
-    state.queued.length > 0 ||
-    callsToResume(state).length > 0 ||
-    (!finished && hasNewMessages(state, settings.stopOnAssistant))
-  );
-}
-
-/** The terminal stop a tool recorded (the task is done or failed), if the agent stopped so. */
-function finishedBy(state: AgentState): 'requestedByTool' | 'agentFailed' | undefined {
-  const kind = state.status === 'stopped' ? state.stopReason?.kind : undefined;
-  return kind === 'requestedByTool' || kind === 'agentFailed' ? kind : undefined;
-}
-
-/** `RunStarted`; on the first run the system prompt; the query's text queued (SPEC LOOP-2). */
-function runStart(
+function stop(
   state: AgentState,
   settings: DeciderSettings,
-  mode: RunMode,
-  input: string | undefined,
-): PendingEvent[] {
-  if (input !== undefined && typeof input !== 'string') {
-    throw new AgentError('invalidConfiguration', `${mode} needs a text, got ${typeof input}`);
-  }
-  if (input === undefined && !hasWork(state, settings)) {
-    const kind = finishedBy(state);
-    const ended =
-      kind === undefined
-        ? ''
-        : `; the run ended with ${kind}, so it is not asked again without new input`;
-    throw new AgentError(
-      'nothingToRun',
-      `agent ${settings.streamId} has nothing to run: no open tool calls, no queued or new messages${ended}`,
-    );
-  }
-  const events: PendingEvent[] = [
-    { type: 'RunStarted', data: input === undefined ? { mode } : { mode, input } },
-  ];
-  if (state.runs === 0 && settings.systemPrompt !== undefined && !state.systemPromptAdded) {
-    events.push({ type: 'SystemPromptAdded', data: { text: settings.systemPrompt } });
-  }
-  if (input !== undefined) events.push({ type: 'UserMessageQueued', data: { text: input } });
-  return events;
+  command: Extract<Command, { kind: 'stop' }>,
+  context: CommandContext,
+): readonly PendingEvent[] {
+  if (state.status === 'stopped') return [];
+  const { text, hook, by } = command;
+  const request: PendingEvent = {
+    type: 'StopRequested',
+    data: {
+      reason: text,
+      ...(by === undefined ? {} : { by }),
+      ...(hook === undefined ? {} : { hook }),
+    },
+  };
+  const live =
+    context.inRun === true ||
+    (!context.ownRun && foreignRun(state, settings, context.clock) !== undefined);
+  if (live) return [request];
+  return [request, ...stopWith(callerStop(text, { hook, by })).events];
 }
 
 function stopRequest(

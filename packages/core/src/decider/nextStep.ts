@@ -7,14 +7,24 @@ import { lastMessage, lastOutputOf, toolCallOf } from '../events/stateQueries.js
 import { callsToResume, hasNewMessages } from './pendingWork.js';
 import type { DeciderSettings } from './deciderSettings.js';
 import { planBatch, type BatchPlan } from './planBatch.js';
-import { callerStop, type RunCursor, type StopCandidate } from './runCursor.js';
+import { firstStop, type RunCursor, type StopCandidate } from './runCursor.js';
+import { runStart } from './runStart.js';
 
 /** What the interpreter does next in a run: an effect, events to append, or the end. */
 export type NextStep =
+  /** Fire `beforeAll`: the agent's first run, before its command is recorded (SPEC LOOP-2 (2)). */
+  | { readonly kind: 'beforeAll' }
+  /** Record the run's command: `RunStarted`, the first system prompt, the queued text (LOOP-2). */
+  | { readonly kind: 'beginRun'; readonly events: readonly PendingEvent[] }
   /** Run a batch of tool calls (SPEC TOOL-2); in setup these are the resumed calls (SPEC HITL-4). */
   | ({ readonly kind: 'invokeBatch' } & BatchPlan)
   /** Move the queued texts into the history, then fire `onStart` (SPEC LOOP-2 (5), (6)). */
   | { readonly kind: 'beginLoop'; readonly events: readonly PendingEvent[] }
+  /**
+   * Write what the run holds back, and take in what others wrote meanwhile (SPEC RES-4,
+   * HITL-12): the run is visible, and leased, while its model answers.
+   */
+  | { readonly kind: 'write' }
   /** Ask the model (SPEC LOOP-4). */
   | { readonly kind: 'askModel' }
   /** The step's tools ran: fire `afterEach`; its stop, if any, lands next (SPEC STOP-9). */
@@ -31,28 +41,51 @@ export type NextStep =
 
 /**
  * What happens next in a run, from the fold, the settings and the interpreter's position: pure
- * and total. It holds the order of SPEC LOOP-2 and LOOP-3, the limit (LOOP-5), the single step
- * of `queryOnce`/`runOnce`, and the rule that a stop lands when its step ends (STOP-9).
+ * and total. It holds the order of SPEC LOOP-2 and LOOP-3, `beforeAll` on the first run only, the
+ * limit (LOOP-5), the single step of `queryOnce`/`runOnce`, the rule that a stop lands when its
+ * step ends (STOP-9), and that a stop request met by the step's write spares the model (EVT-7).
  */
 export function nextStep(
   state: AgentState,
   settings: DeciderSettings,
   cursor: RunCursor,
 ): NextStep {
-  if (cursor.phase === 'setup') {
-    if (cursor.invoked === undefined && state.status === 'running') {
-      const open = callsToResume(state);
-      if (open.length > 0) return { kind: 'invokeBatch', ...planBatch(state, settings, open) };
-    }
-    if (cursor.stop !== undefined && state.status !== 'stopped') return stopWith(cursor.stop);
-    if (state.stopRequest !== undefined && state.status === 'running')
-      return stopWith(requested(state.stopRequest));
-    if (state.status === 'stopped') return finishSetup(state, settings, cursor);
-    return {
-      kind: 'beginLoop',
-      events: state.queued.map((text) => ({ type: 'UserMessageAdded', data: { text } })),
-    };
+  switch (cursor.phase) {
+    case 'start':
+      return startStep(state, settings, cursor);
+    case 'setup':
+      return setupStep(state, settings, cursor);
+    case 'step':
+      return loopStep(state, settings, cursor);
   }
+}
+
+/** SPEC LOOP-2 (2)–(3): `beforeAll` sees the stream before the first run's command is recorded. */
+function startStep(state: AgentState, settings: DeciderSettings, cursor: RunCursor): NextStep {
+  const command = cursor.command ?? { mode: 'run' };
+  if (state.runs === 0 && cursor.hooked !== true) return BEFORE_ALL;
+  return { kind: 'beginRun', events: runStart(state, settings, command.mode, command.input) };
+}
+
+/** SPEC LOOP-2 (4)–(6): resume open calls, then move the queued texts into the history. */
+function setupStep(state: AgentState, settings: DeciderSettings, cursor: RunCursor): NextStep {
+  if (cursor.invoked === undefined && state.status === 'running') {
+    const open = callsToResume(state);
+    if (open.length > 0) return { kind: 'invokeBatch', ...planBatch(state, settings, open) };
+  }
+  if (cursor.stop !== undefined && state.status !== 'stopped') {
+    return stopWith(firstStop(cursor.stop, state.stopRequest) ?? cursor.stop);
+  }
+  if (state.status === 'stopped') return finishSetup(state, settings, cursor);
+  // A stop request lands at the top of the loop, once the run's events are written.
+  return {
+    kind: 'beginLoop',
+    events: state.queued.map((text) => ({ type: 'UserMessageAdded', data: { text } })),
+  };
+}
+
+/** SPEC LOOP-3: one completion step, from the write that opens it to the boundary that ends it. */
+function loopStep(state: AgentState, settings: DeciderSettings, cursor: RunCursor): NextStep {
   if (cursor.asked) {
     const last = lastMessage(state);
     if (
@@ -66,9 +99,9 @@ export function nextStep(
     return END_STEP;
   }
   if (state.status === 'stopped') return finish(state, settings);
-  if (cursor.stop !== undefined) return stopWith(cursor.stop);
-  // A stop someone requested from any process lands at this step boundary (SPEC HITL-12).
-  if (state.stopRequest !== undefined) return stopWith(requested(state.stopRequest));
+  // The first of the step's own stop and a requested one (any process, SPEC HITL-12) lands here.
+  const stop = firstStop(cursor.stop, state.stopRequest);
+  if (stop !== undefined) return stopWith(stop);
   const once = state.runMode === 'queryOnce' || state.runMode === 'runOnce';
   if (once && state.completionsInRun > 0) {
     return stopWith({ reason: { kind: 'noNewMessages' }, cause: 'singleStep' });
@@ -82,11 +115,15 @@ export function nextStep(
       warning: `agent reached its limit of ${settings.limit} completions in one run`,
     };
   }
-  return ASK_MODEL;
+  // Before the model is asked, the run writes what it holds back (so it is visible, and leased,
+  // while the model answers) and decides again: the write may bring in a stop someone requested.
+  return cursor.write === true ? WRITE : ASK_MODEL;
 }
 
 // The steps without data are the same object every time: a step allocates no more than it must.
 const ASK_MODEL: NextStep = Object.freeze({ kind: 'askModel' });
+const WRITE: NextStep = Object.freeze({ kind: 'write' });
+const BEFORE_ALL: NextStep = Object.freeze({ kind: 'beforeAll' });
 const END_STEP: NextStep = Object.freeze({ kind: 'endStep' });
 const FINISH: NextStep = Object.freeze({ kind: 'finish' });
 
@@ -110,11 +147,6 @@ export function stopWith(stop: StopCandidate): StopStep {
       },
     ],
   };
-}
-
-/** The stop that honours a `StopRequested`: `other(reason)`, recording who asked. */
-function requested(request: NonNullable<AgentState['stopRequest']>): StopCandidate {
-  return callerStop(request.reason, { by: request.by });
 }
 
 /** After resuming stopped the agent: an over-limit failure or a call that still waits rejects. */

@@ -4,10 +4,9 @@ import { failureCountOf, toolCallOf } from '../events/stateQueries.js';
 import type { AssistantMessage, ToolOutputMessage } from '../messages/chatMessage.js';
 import { toolCallHash, type ToolCall } from '../messages/toolCall.js';
 import type { CompletionResponse } from '../ports/chatCompletion.js';
-import type { HookKind } from '../loop/hooks.js';
 import type { DeciderSettings } from './deciderSettings.js';
 import type { CallPlan } from './planBatch.js';
-import { callerStop, withStop, type RunCursor, type StopCandidate } from './runCursor.js';
+import { withStop, type RunCursor, type StopCandidate } from './runCursor.js';
 import { canonicalJson } from '../support/json.js';
 
 /** What an effect produced, as the interpreter hands it to the decider. */
@@ -34,9 +33,7 @@ export type Outcome =
       readonly consumed: readonly string[];
     }
   /** Every call of a batch was answered. */
-  | { readonly kind: 'batchEnded'; readonly toolCalls: readonly ToolCall[] }
-  /** The caller's code asked the agent to stop during the run; `hook` names the hook (SPEC STOP-9). */
-  | { readonly kind: 'stopRequested'; readonly text: string; readonly hook?: HookKind };
+  | { readonly kind: 'batchEnded'; readonly toolCalls: readonly ToolCall[] };
 
 /** The events that record an outcome, and the cursor after it. */
 export interface Recorded {
@@ -60,7 +57,7 @@ export function recordOutcome(
   switch (outcome.kind) {
     case 'modelResponded': {
       const asked: RunCursor = { ...cursor, asked: true };
-      const stop = modelStop(outcome.response);
+      const stop = modelStop(outcome.response, state.revision + 1);
       return plain(stop === undefined ? asked : withStop(asked, stop), [
         {
           type: 'ModelResponded',
@@ -84,8 +81,6 @@ export function recordOutcome(
       return toolAnswered(state, settings, cursor, outcome);
     case 'batchEnded':
       return batchEnded(state, cursor, outcome.toolCalls);
-    case 'stopRequested':
-      return plain(withStop(cursor, callerStop(outcome.text, { hook: outcome.hook })), []);
   }
 }
 
@@ -138,6 +133,7 @@ function toolAnswered(
         ? withStop(cursor, {
             reason: { kind: 'toolCallsOverLimit', toolCall },
             cause: 'toolCallsOverLimit',
+            at: state.revision + 1,
           })
         : cursor;
     return { events, cursor: next, warnings: [] };
@@ -161,7 +157,7 @@ function toolAnswered(
     };
     return {
       events,
-      cursor: withStop(cursor, { reason, cause: 'feedbackRequired' }),
+      cursor: withStop(cursor, { reason, cause: 'feedbackRequired', at: state.revision + 1 }),
       warnings: [],
     };
   }
@@ -180,6 +176,7 @@ function toolAnswered(
         ...(output.payload === undefined ? {} : { payload: output.payload }),
       },
       cause: 'toolRequestedStop',
+      at: state.revision + 1,
     });
   } else if (output.kind === 'agentFailed') {
     next = withStop(cursor, {
@@ -188,6 +185,7 @@ function toolAnswered(
         ...(output.payload === undefined ? {} : { payload: output.payload }),
       },
       cause: 'toolReportedFailure',
+      at: state.revision + 1,
     });
   }
   return { events, cursor: next, warnings: [] };
@@ -234,10 +232,10 @@ const modelCauses: ReadonlySet<string> = new Set(['modelRefused', 'tokenLimit', 
  * cut by the token limit end the run with their own cause; a cut tool call is not a tool failure
  * and is not retried.
  */
-function modelStop(response: CompletionResponse): StopCandidate | undefined {
+function modelStop(response: CompletionResponse, at: number): StopCandidate | undefined {
   const reason = { kind: 'noNewMessages' } as const;
-  if (response.refusal !== undefined) return { reason, cause: 'modelRefused' };
-  if (response.finishReason === 'contentFilter') return { reason, cause: 'contentFiltered' };
-  if (response.finishReason === 'length') return { reason, cause: 'tokenLimit' };
+  if (response.refusal !== undefined) return { reason, cause: 'modelRefused', at };
+  if (response.finishReason === 'contentFilter') return { reason, cause: 'contentFiltered', at };
+  if (response.finishReason === 'length') return { reason, cause: 'tokenLimit', at };
   return undefined;
 }

@@ -136,12 +136,13 @@ export type AgentStopped = DomainEvent<
   }
 >;
 /**
- * Someone asked the run in progress to stop, from any process (SPEC HITL-12); the run honours it
- * at its next step boundary with `other(reason)`.
+ * Someone asked the agent to stop (SPEC EVT-7): the caller's `agent.stop()`, a hook (`hook`), or a
+ * person in any process (`by`, SPEC HITL-12). It is written before the `AgentStopped` it causes:
+ * a run honours it at its next step boundary with `other(reason)`, a pending agent at once.
  */
 export type StopRequested = DomainEvent<
   'StopRequested',
-  { readonly reason: string; readonly by?: string }
+  { readonly reason: string; readonly by?: string; readonly hook?: HookKind }
 >;
 /** Something the auditor should see, such as an approval shadowed by a sibling (SPEC HITL-5). */
 export type WarningRecorded = DomainEvent<
@@ -177,6 +178,21 @@ export type AgentEvent =
 /** The name of an event type. */
 export type AgentEventType = AgentEvent['type'];
 
+/**
+ * The events another process, or the caller's own code, may write while a run works on the
+ * stream (SPEC HITL-10, HITL-12, EVT-7): a run takes them in and goes on, where any other foreign
+ * event means another writer owns the stream. Replay gives them again where they were recorded.
+ */
+export const FOREIGN_EVENT_TYPES = ['FeedbackReceived', 'StopRequested'] as const;
+
+/** An event type another process may write during a run. */
+export type ForeignEventType = (typeof FOREIGN_EVENT_TYPES)[number];
+
+/** True for an event another process may write during a run (see {@link FOREIGN_EVENT_TYPES}). */
+export function isForeignEventType(type: string): type is ForeignEventType {
+  return (FOREIGN_EVENT_TYPES as readonly string[]).includes(type);
+}
+
 /** The data of the event of type `T`. */
 export type EventData<T extends AgentEventType> = Extract<AgentEvent, { type: T }>['data'];
 
@@ -190,6 +206,8 @@ export type PendingEvent = {
  * read by the upcasters in `upcasters.ts`. Version 2 added `raw` to ToolCallCompleted,
  * ToolCallFailed and FeedbackRequested, and `hook` to AgentStopped. Version 3 added the event
  * StopRequested, `by` to AgentStopped, the finish reason, refusal and reasoning to
- * ModelResponded, a refusal to assistant messages, and three stop causes.
+ * ModelResponded, a refusal to assistant messages, and three stop causes. Version 4 records every
+ * stop request (SPEC EVT-7): `hook` on StopRequested, and a StopRequested before every stop the
+ * caller or a hook asked for, also on an agent that was not running.
  */
-export const CURRENT_SCHEMA_VERSION = 3;
+export const CURRENT_SCHEMA_VERSION = 4;

@@ -3,7 +3,7 @@ import type { ChatMessage } from '../messages/chatMessage.js';
 import type { ToolCall } from '../messages/toolCall.js';
 import type { ToolFeedback } from '../messages/toolFeedback.js';
 import type { JsonValue } from '../support/json.js';
-import type { RunMode } from './agentEvent.js';
+import type { HookKind, RunMode } from './agentEvent.js';
 import { emptyDraft, publish } from './stateDraft.js';
 
 /**
@@ -63,8 +63,16 @@ export interface AgentState {
   /** The last completion answered neither text nor tool calls. */
   readonly lastResponseEmpty: boolean;
   readonly forkedFrom?: { readonly fromStream: string; readonly atRevision: number };
-  /** A stop someone requested for the run in progress, not yet honoured (SPEC HITL-12). */
-  readonly stopRequest?: { readonly reason: string; readonly by?: string };
+  /** The first stop requested since the last stop, not yet honoured (SPEC EVT-7, HITL-12). */
+  readonly stopRequest?: StopRequest;
+}
+
+/** A recorded stop request (SPEC EVT-7): who asked, and the revision of its `StopRequested`. */
+export interface StopRequest {
+  readonly reason: string;
+  readonly by?: string;
+  readonly hook?: HookKind;
+  readonly revision: number;
 }
 
 /** The state of an agent whose stream is empty. */

@@ -57,7 +57,7 @@ export function checkDraft(state: Readonly<StateDraft>, event: AgentEvent): stri
     case 'AgentStopped':
       return state.status === 'stopped' ? 'the agent is already stopped' : undefined;
     case 'StopRequested':
-      return state.status === 'running' ? undefined : 'no run is in progress to stop';
+      return state.status === 'stopped' ? 'the agent is already stopped' : undefined;
     case 'StreamForked':
       return state.revision === -1 ? undefined : 'a fork marker must be the first event';
   }

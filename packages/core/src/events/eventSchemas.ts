@@ -110,7 +110,11 @@ const checks = {
     hook: optional(oneOf(HOOK_KINDS)),
     by: optional(string),
   }),
-  StopRequested: object({ reason: string, by: optional(string) }),
+  StopRequested: object({
+    reason: string,
+    by: optional(string),
+    hook: optional(oneOf(HOOK_KINDS)),
+  }),
   WarningRecorded: object({ code: string, message: string, toolCallId: optional(string) }),
   StreamForked: object({ fromStream: string, atRevision: integer(-1) }),
 } satisfies { readonly [T in AgentEventType]: Check<EventData<T>> };

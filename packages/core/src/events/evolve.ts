@@ -121,13 +121,17 @@ function applyEvent(draft: StateDraft, event: AgentEvent): void {
       draft.stopCause = event.data.cause;
       draft.stopRequest = undefined;
       return;
-    case 'StopRequested':
-      // The first request of a run is the one it honours.
-      draft.stopRequest ??=
-        event.data.by === undefined
-          ? { reason: event.data.reason }
-          : { reason: event.data.reason, by: event.data.by };
+    case 'StopRequested': {
+      // The first request since the last stop is the one honoured.
+      const { reason, by, hook } = event.data;
+      draft.stopRequest ??= {
+        reason,
+        ...(by === undefined ? {} : { by }),
+        ...(hook === undefined ? {} : { hook }),
+        revision: event.metadata.revision,
+      };
       return;
+    }
     case 'WarningRecorded': {
       const { toolCallId } = event.data;
       if (event.data.code !== 'approvalShadowed' || toolCallId === undefined) return;

@@ -35,4 +35,8 @@ export const defaultUpcasters: UpcasterTable = Object.freeze({
   // event StopRequested and the stop causes modelRefused, tokenLimit and contentFiltered. A
   // version-2 event is a valid version-3 event: it simply does not say why the model finished.
   2: Object.freeze({ '*': unchanged }),
+  // 3 → 4: version 4 added `hook` to StopRequested and writes a StopRequested before every stop
+  // the caller or a hook asked for. A version-3 event is a valid version-4 event; a version-3
+  // stream simply lacks those requests, which a replay inserts (see @agentlog/replay).
+  3: Object.freeze({ '*': unchanged }),
 });

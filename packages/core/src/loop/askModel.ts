@@ -10,22 +10,19 @@ import type { CompletionRequest, CompletionResponse, ToolSpec } from '../ports/c
 import type { Tool } from '../tools/tool.js';
 import { transformWithHooks } from './callHooks.js';
 import { rememberFingerprints } from './foldCache.js';
-import { takeInbox } from './takeInbox.js';
+import { takeRecordedInputs } from './takeRecordedInputs.js';
+import { assistantMessageOf } from '../decider/assistantMessageOf.js';
 import { throwIfAborted } from './runAborted.js';
 import { normalizeResponse } from './normalizeResponse.js';
 import type { RunScope } from './runScope.js';
 
 /**
- * The model effect of a step (SPEC LOOP-4): what the step holds back is written first, then
- * `beforeCompletion`, the model with the history and every tool spec ordered by name, the raw
- * answer recorded, `afterCompletion`, and the assistant message through `onNewMessage`.
+ * The model effect of a step (SPEC LOOP-4): `beforeCompletion`, the model with the history and
+ * every tool spec ordered by name, the raw answer recorded, `afterCompletion`, and the assistant
+ * message the decider makes of it through `onNewMessage`.
  */
 export async function askModel(scope: RunScope, cursor: RunCursor): Promise<RunCursor> {
   const { writer, config } = scope;
-  // The run is visible to other processes while the model answers (its lease, SPEC RES-3).
-  await writer.flush();
-  // The write met a stop request from another process: it lands now, and the model is not asked.
-  if (writer.state.stopRequest !== undefined) return cursor;
   const initial: CompletionRequest = {
     messages: completionMessages(writer.state),
     tools: toolSpecs(config.tools),
@@ -58,7 +55,7 @@ export async function askModel(scope: RunScope, cursor: RunCursor): Promise<RunC
   streamed?.rethrow();
   const isUsedId = (id: string) => toolCallOf(writer.state, id) !== undefined;
   const response = normalizeResponse(raw, config.ids, isUsedId);
-  const answered = recorded(scope, takeInbox(scope, cursor), {
+  const answered = recorded(scope, cursor, {
     kind: 'modelResponded',
     requestFingerprint: scope.fingerprints.fingerprint(request),
     response,
@@ -66,29 +63,18 @@ export async function askModel(scope: RunScope, cursor: RunCursor): Promise<RunC
   // A new agent on this stream in this process goes on hashing from here.
   const progress = scope.fingerprints.snapshot();
   if (progress !== undefined) rememberFingerprints(config.store, writer.streamId, progress);
-  // The answer is held here, to go in with the assistant message in one fold; if a hook fails,
-  // it is still recorded before the run's error stop.
-  let message: AssistantMessage | undefined;
-  try {
-    message = await assistantMessageOf(scope, response, isUsedId);
-  } catch (error) {
-    writer.defer(answered.events);
-    throw error;
-  }
-  if (message === undefined) {
-    writer.defer(answered.events);
-    return answered.cursor;
-  }
-  const added = recorded(scope, takeInbox(scope, answered.cursor), {
-    kind: 'assistantMessage',
-    message,
-  });
-  writer.defer([...answered.events, ...added.events]);
+  // The raw answer is recorded before hooks see it: a stop they ask for, or their failure, comes
+  // after it.
+  writer.defer(answered.events);
+  const message = await assistantMessageFor(scope, response, isUsedId);
+  if (message === undefined) return answered.cursor;
+  const added = recorded(scope, answered.cursor, { kind: 'assistantMessage', message });
+  writer.defer(added.events);
   return added.cursor;
 }
 
-/** The assistant message hooks make of the answer; none when it has neither text nor calls. */
-async function assistantMessageOf(
+/** The assistant message of the answer as `afterCompletion` left it, through `onNewMessage`. */
+async function assistantMessageFor(
   scope: RunScope,
   response: CompletionResponse,
   isUsedId: (id: string) => boolean,
@@ -96,15 +82,8 @@ async function assistantMessageOf(
   const hooked = await transformWithHooks(scope, 'afterCompletion', response);
   const final: CompletionResponse =
     hooked === response ? response : normalizeResponse(hooked, scope.config.ids, isUsedId);
-  const hasText = final.message !== undefined && final.message !== '';
-  const refusal = final.refusal;
-  if (!hasText && refusal === undefined && final.toolCalls.length === 0) return undefined;
-  return newAssistantMessage(scope, {
-    role: 'assistant',
-    ...(hasText ? { text: final.message } : {}),
-    ...(refusal === undefined ? {} : { refusal }),
-    toolCalls: final.toolCalls,
-  });
+  const message = assistantMessageOf(final);
+  return message === undefined ? undefined : newAssistantMessage(scope, message);
 }
 
 /**
@@ -144,6 +123,7 @@ function streamedTo(
 }
 
 function recorded(scope: RunScope, cursor: RunCursor, outcome: Outcome): Recorded {
+  takeRecordedInputs(scope, 'outcome');
   return recordOutcome(scope.writer.state, scope.settings, cursor, outcome);
 }
 

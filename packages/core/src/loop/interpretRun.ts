@@ -1,24 +1,30 @@
-import { describeThrown } from '../errors/toolError.js';
-import type { StopReason } from '../events/stopReason.js';
 import { decideCommand } from '../decider/decideCommand.js';
+import { errorStop } from '../decider/errorStop.js';
 import { nextStep, stopWith } from '../decider/nextStep.js';
-import { betweenSteps, setupCursor, type RunCursor } from '../decider/runCursor.js';
+import { runStart } from '../decider/runStart.js';
+import {
+  betweenSteps,
+  setupCursor,
+  startCursor,
+  written,
+  type RunCursor,
+} from '../decider/runCursor.js';
 import { ConcurrencyError } from '../errors/concurrencyError.js';
+import { describeThrown } from '../errors/toolError.js';
 import type { RunMode } from '../events/agentEvent.js';
 import { askModel } from './askModel.js';
 import { callHooks } from './callHooks.js';
 import { runBatch } from './runBatch.js';
-import { takeInbox } from './takeInbox.js';
+import { takeRecordedInputs } from './takeRecordedInputs.js';
 import { throwIfAborted } from './runAborted.js';
-import { isAgentlogError } from '../errors/agentlogError.js';
 import type { RunOptions, RunScope } from './runScope.js';
 
 /**
  * The one interpreter of a run: it asks the decider what happens next, performs that effect
  * through the ports and hooks, and appends the events the decider records for its outcome. It is
- * the only code that appends during a run. It writes when the rules need it: before the model is
- * asked, before tools run (SPEC TOOL-7), and when the run ends. Every failure ends the run with
- * stop reason `error` before it rejects (SPEC LOOP-8).
+ * the only code that appends during a run. Every effect it performs is a `NextStep` kind; it
+ * writes when the decider says (`write`, a batch's starts, a stop). Every failure ends the run
+ * with the stop the decider gives it before it rejects (SPEC LOOP-8).
  */
 export async function interpretRun(
   scope: RunScope,
@@ -30,29 +36,31 @@ export async function interpretRun(
   const { signal } = options;
   // Already aborted: nothing starts and nothing is written (SPEC LOOP-10).
   throwIfAborted(signal, 'before it started, and nothing was written');
-  const firstRun = writer.state.runs === 0;
+  const command = { mode, ...(input === undefined ? {} : { input }) };
   // A rejected start (nothing to run, a foreign run's lease) appends nothing.
-  const start = decideCommand(
+  decideCommand(
     writer.state,
     settings,
-    { kind: 'startRun', mode, ...(input === undefined ? {} : { input }) },
+    { kind: 'startRun', ...command },
     // A run this writer started and could not end (a store outage) is its own, not a foreign one.
     { clock: config.clock, ownRun: writer.ownsCurrentRun() },
   );
-  scope.inbox.length = 0;
   scope.options = options;
-  let started = false;
+  let cursor: RunCursor = startCursor(command);
   try {
-    // beforeAll sees the stream as it was: the system prompt comes after it (SPEC LOOP-2 (2)).
-    if (firstRun) await callHooks(scope, 'beforeAll');
-    writer.defer(start);
-    started = true;
-    let cursor: RunCursor = setupCursor;
     for (;;) {
-      throwIfAborted(signal, 'between two steps');
-      cursor = takeInbox(scope, cursor);
+      if (cursor.phase !== 'start') throwIfAborted(signal, 'between two steps');
+      takeRecordedInputs(scope, 'decision');
       const next = nextStep(writer.state, settings, cursor);
       switch (next.kind) {
+        case 'beforeAll':
+          await callHooks(scope, 'beforeAll');
+          cursor = { ...cursor, hooked: true };
+          break;
+        case 'beginRun':
+          writer.defer(next.events);
+          cursor = setupCursor;
+          break;
         case 'invokeBatch':
           cursor = await runBatch(scope, next, cursor);
           break;
@@ -60,6 +68,10 @@ export async function interpretRun(
           writer.defer(next.events);
           await callHooks(scope, 'onStart');
           cursor = betweenSteps(cursor);
+          break;
+        case 'write':
+          await writer.flush();
+          cursor = written(cursor);
           break;
         case 'askModel':
           cursor = await askModel(scope, cursor);
@@ -82,35 +94,39 @@ export async function interpretRun(
       }
     }
   } catch (error) {
-    // The run is recorded even when it fails at once (SPEC EVT-3).
-    if (!started) writer.defer(start);
-    await endWithError(scope, error);
+    await endWithError(scope, cursor, error);
     throw error;
   } finally {
-    scope.inbox.length = 0;
     scope.options = {};
   }
 }
 
-async function endWithError(scope: RunScope, error: unknown): Promise<void> {
-  const { writer } = scope;
+async function endWithError(scope: RunScope, cursor: RunCursor, error: unknown): Promise<void> {
+  const { writer, settings } = scope;
   if (error instanceof ConcurrencyError) {
     // Another writer owns the stream now: show its events instead of a run that looks alive.
     writer.discardDeferred();
     await writer.catchUp().catch(() => undefined);
     return;
   }
-  const failure = error instanceof Error ? error : new Error(describeThrown(error));
+  // The run is recorded even when it fails before its command was (SPEC EVT-3).
+  if (cursor.phase === 'start') {
+    const { mode, input } = cursor.command ?? { mode: 'run' as const };
+    try {
+      writer.defer(runStart(writer.state, settings, mode, input));
+    } catch {
+      // The command itself was refused: nothing of it is recorded.
+    }
+  }
   // What the step held back is recorded before the stop; if that write fails, it is dropped.
   await writer.flush().catch(() => writer.discardDeferred());
   if (writer.state.status !== 'running') return;
-  const reason: StopReason = { kind: 'error', message: failure.message };
-  const aborted = isAgentlogError(error) && error.code === 'aborted';
-  const stop = stopWith({ reason, cause: aborted ? 'aborted' : 'error' });
+  const stop = stopWith(errorStop(error));
   try {
     writer.defer(stop.events);
     await writer.flush();
-    await callHooks(scope, 'onStop', reason, failure);
+    const failure = error instanceof Error ? error : new Error(describeThrown(error));
+    await callHooks(scope, 'onStop', stop.stop.reason, failure);
   } catch {
     writer.discardDeferred();
   }

@@ -9,11 +9,12 @@ import { canonicalToolOutput } from '../messages/canonicalToolOutput.js';
 import type { RawToolResult } from '../events/agentEvent.js';
 import type { ToolOutputMessage } from '../messages/chatMessage.js';
 import type { ToolCall } from '../messages/toolCall.js';
-import { ToolOutput } from '../messages/toolOutput.js';
+import type { ToolOutput } from '../messages/toolOutput.js';
 import { callHooks, transformWithHooks } from './callHooks.js';
 import { InvocationContext } from './invocationContext.js';
 import type { RunScope } from './runScope.js';
-import { takeInbox } from './takeInbox.js';
+import { takeRecordedInputs } from './takeRecordedInputs.js';
+import { toolMessageOutput } from '../decider/toolMessageOutput.js';
 import { throwIfAborted } from './runAborted.js';
 
 /**
@@ -41,14 +42,45 @@ export async function runBatch(
       ? Promise.resolve(fromRaw(plan.result))
       : scope.runTool(plan.toolCall, contexts[index] as InvocationContext, at),
   );
-  let next = cursor;
-  for (const [index, plan] of batch.plans.entries()) {
-    const own = await (pending[index] as Promise<ToolResult>);
-    // A call the abort cut off gets no outcome: it stays started, and resuming follows TOOL-7.
-    throwIfAborted(signal, 'while its tools ran');
-    next = await answer(scope, next, plan, own, (contexts[index] as InvocationContext).consumed);
+  const finished = settledFlags(pending);
+  // Which tools had finished when the signal aborted: those, and only those, get an outcome.
+  let finishedAtAbort: readonly boolean[] | undefined;
+  const onAbort = () => {
+    finishedAtAbort = [...finished];
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    let next = cursor;
+    for (const [index, plan] of batch.plans.entries()) {
+      const own = await (pending[index] as Promise<ToolResult>);
+      if (finishedAtAbort !== undefined) {
+        // SPEC LOOP-10 with TOOL-7: a call the abort cut off gets no outcome (it stays started,
+        // and resuming follows TOOL-7); a sibling that had finished before it gets its own.
+        for (const [later, sibling] of batch.plans.entries()) {
+          if (later < index || finishedAtAbort[later] !== true) continue;
+          const result = await (pending[later] as Promise<ToolResult>);
+          const consumed = (contexts[later] as InvocationContext).consumed;
+          next = await answer(scope, next, sibling, result, consumed);
+        }
+        throwIfAborted(signal, 'while its tools ran');
+      }
+      next = await answer(scope, next, plan, own, (contexts[index] as InvocationContext).consumed);
+    }
+    return record(scope, next, { kind: 'batchEnded', toolCalls });
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
   }
-  return record(scope, next, { kind: 'batchEnded', toolCalls });
+}
+
+/** Flags that turn true as each promise settles (they never reject: a failure is a result). */
+function settledFlags(pending: readonly Promise<unknown>[]): boolean[] {
+  const flags = pending.map(() => false);
+  for (const [index, promise] of pending.entries()) {
+    void promise.then(() => {
+      flags[index] = true;
+    });
+  }
+  return flags;
 }
 
 async function answer(
@@ -62,14 +94,8 @@ async function answer(
   const result = await transformWithHooks(scope, 'afterTool', own, [toolCall]);
   const raw = toRaw(own);
   const hooked = result === own ? raw : toRaw(result);
-  const message =
-    hooked.ok && hooked.output.kind === 'feedbackRequired'
-      ? undefined
-      : await newToolMessage(
-          scope,
-          toolCall,
-          hooked.ok ? hooked.output : ToolOutput.fail(hooked.error),
-        );
+  const output = toolMessageOutput(hooked);
+  const message = output === undefined ? undefined : await newToolMessage(scope, toolCall, output);
   return record(scope, cursor, {
     kind: 'toolAnswered',
     plan,
@@ -81,8 +107,8 @@ async function answer(
 }
 
 function record(scope: RunScope, cursor: RunCursor, outcome: Outcome): RunCursor {
-  const before = takeInbox(scope, cursor);
-  const recorded = recordOutcome(scope.writer.state, scope.settings, before, outcome);
+  takeRecordedInputs(scope, 'outcome');
+  const recorded = recordOutcome(scope.writer.state, scope.settings, cursor, outcome);
   for (const warning of recorded.warnings) {
     scope.config.logger.warn(warning.message, {
       streamId: scope.writer.streamId,

@@ -1,7 +1,7 @@
 import type { AgentConfig } from './agentConfig.js';
 import type { ToolResult } from './hooks.js';
 import type { DeciderSettings } from '../decider/deciderSettings.js';
-import type { Outcome } from '../decider/recordOutcome.js';
+import type { PendingEvent } from '../events/agentEvent.js';
 import type { ToolCall } from '../messages/toolCall.js';
 import type { AgentHandle } from './agentHandle.js';
 import type { AgentContext } from './agentContext.js';
@@ -19,11 +19,24 @@ export type ToolRunner = (
   at: { readonly revision: number },
 ) => Promise<ToolResult>;
 
+/**
+ * What a replay's run takes in before each decision (SPEC RPL-5, EVT-7): the events the recording
+ * holds at `revision` and after it that others wrote during the run (decisions, stop requests),
+ * or none. Each is given once. `moment` says where the run is: deciding its next step, or
+ * recording an effect's outcome.
+ */
+export type RecordedInputs = (revision: number, moment: InputMoment) => readonly PendingEvent[];
+
+/** Where a run takes in recorded inputs (see {@link RecordedInputs}). */
+export type InputMoment = 'decision' | 'outcome';
+
 /** What the caller gives a run (SPEC LOOP-10): an abort signal, and a callback per text delta. */
 export interface RunOptions {
   readonly signal?: AbortSignal;
   /** Each text delta of a streamed answer, as it arrives; chunks are not events. */
   readonly onTextDelta?: (delta: string, context: TextDeltaContext) => void;
+  /** In a replay: what the recording says others wrote during the run (SPEC RPL-5). */
+  readonly recordedInputs?: RecordedInputs;
 }
 
 /** Where a text delta belongs. */
@@ -33,7 +46,7 @@ export interface TextDeltaContext {
   readonly completion: number;
 }
 
-/** What the interpreter works with: code and settings, the stream writer, and the run's inbox. */
+/** What the interpreter works with: code and settings, the stream writer, and the ports of a run. */
 export interface RunScope {
   readonly config: AgentConfig;
   readonly settings: DeciderSettings;
@@ -43,8 +56,6 @@ export interface RunScope {
   /** What hooks receive of the agent. */
   readonly agent: AgentHandle;
   readonly runTool: ToolRunner;
-  /** Stop requests given during the run, by hooks or the caller; the interpreter takes them in. */
-  readonly inbox: Outcome[];
   /** The options of the run in progress. */
   options: RunOptions;
 }

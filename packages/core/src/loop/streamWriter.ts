@@ -12,6 +12,7 @@ import { checkDraft } from '../events/checkEvent.js';
 import { foldInto } from '../events/evolve.js';
 import { editableDraft, publish } from '../events/stateDraft.js';
 import { foldStream } from '../events/foldEvents.js';
+import { mayRebase } from '../decider/mayRebase.js';
 import type { EventStore } from '../ports/eventStore.js';
 import { foldRead, rememberFold } from './foldCache.js';
 import { storeFault } from './storeFault.js';
@@ -230,14 +231,10 @@ export class StreamWriter {
       .catch((error: unknown) => {
         throw storeFault(error, this.streamId, 'read');
       });
-    if (foreign.length === 0 || !foreign.every((event) => rebaseable.has(event.type))) {
-      return undefined;
-    }
+    if (!mayRebase(foreign)) return undefined;
     return foldStream(foreign, base).state;
   }
 }
-
-const rebaseable = new Set(['FeedbackReceived', 'StopRequested']);
 
 /** An event stamped with its id and time, before the store gives it a revision. */
 interface Draft {

@@ -83,6 +83,48 @@ describe('cancellation', () => {
     expect(effects).toEqual(['charge']);
   });
 
+  it('LOOP-10 TOOL-7 a sibling that finished before the abort gets its outcome, so resuming never asks whether it may have run', async () => {
+    const effects: string[] = [];
+    const controller = new AbortController();
+    const mail = tool({
+      name: 'send_mail',
+      description: 'sends at once',
+      parameters: z.object({}),
+      execute: () => {
+        effects.push('send_mail');
+        return 'sent';
+      },
+    });
+    const { agent, events } = await testAgent(
+      [
+        toolCallResponse([
+          { name: 'charge', id: 'c1' },
+          { name: 'send_mail', id: 'm1' },
+        ]),
+        textResponse('done'),
+      ],
+      (b) => b.tools([waitingTool('charge', false, effects), mail]),
+    );
+    const running = agent.query('charge and mail', { signal: controller.signal });
+    // Abort once both tools ran: the mail has finished, the charge still waits.
+    while (effects.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setImmediate(resolve));
+    controller.abort(new Error('cancelled'));
+    expect((await rejection(running)).code).toBe('aborted');
+    const outcomes = (await events()).filter(
+      (event) => event.type === 'ToolCallCompleted' || event.type === 'ToolCallFailed',
+    );
+    expect(outcomes.map((event) => event.data)).toMatchObject([
+      { toolCallId: 'm1', output: { kind: 'text', text: 'sent' } },
+    ]);
+    expect(agent.state().stopCause).toBe('aborted');
+    const resumed = await rejection(agent.run());
+    expect(resumed.code).toBe('unfulfilledToolCalls');
+    // Only the charge the abort cut off is in doubt; the mail is known to have run once.
+    expect(agent.pendingFeedback().map((pending) => pending.toolCall.id)).toEqual(['c1']);
+    expect(effects).toEqual(['charge', 'send_mail']);
+  });
+
   it('LOOP-10 TOOL-7 an idempotent tool aborted mid-flight runs again on resume', async () => {
     const effects: string[] = [];
     const controller = new AbortController();

@@ -310,6 +310,7 @@ describe('events: the stream is the truth', () => {
     const decode = createEventDecoder({
       1: { UserMessageQueued: (data) => ({ text: (data as { body: string }).body }) },
       2: { '*': (data) => data },
+      3: { '*': (data) => data },
     });
     const upgraded = decode(legacy(1));
     expect(upgraded.data).toEqual({ text: 'legacy text' });
@@ -350,8 +351,8 @@ describe('events: the stream is the truth', () => {
     ]).map((event) => ({ ...event, metadata: { ...event.metadata, schemaVersion: 1 } }));
     const before = JSON.stringify(v1);
     const decoded = v1.map(decodeEvent);
-    expect(CURRENT_SCHEMA_VERSION).toBe(3);
-    expect(decoded.map((event) => event.metadata.schemaVersion)).toEqual([3, 3]);
+    expect(CURRENT_SCHEMA_VERSION).toBe(4);
+    expect(decoded.map((event) => event.metadata.schemaVersion)).toEqual([4, 4]);
     expect(decoded.map((event) => event.data)).toEqual(v1.map((event) => event.data));
     expect(decoded[0]?.data).toBe(v1[0]?.data);
     expect(decoded.map((event) => event.metadata.eventId)).toEqual(['e0', 'e1']);

@@ -118,6 +118,8 @@ function referenceApply(state: Plain, event: AgentEvent): Plain {
       state.stopRequest ??= {
         reason: event.data.reason,
         ...(event.data.by === undefined ? {} : { by: event.data.by }),
+        ...(event.data.hook === undefined ? {} : { hook: event.data.hook }),
+        revision: event.metadata.revision,
       };
       break;
     case 'WarningRecorded': {

@@ -22,7 +22,7 @@ const twoCalls = toolCallResponse([
 ]);
 
 describe('the interpreter', () => {
-  it('STOP-9 a stop from beforeTool is recorded after every event of its step', async () => {
+  it('STOP-9 EVT-7 a stop from beforeTool is requested where the hook asked and lands after every event of its step', async () => {
     const { agent, types } = await testAgent([twoCalls, textResponse('never')], (b) =>
       b
         .tools([echo])
@@ -32,6 +32,7 @@ describe('the interpreter', () => {
     expect((await types()).slice(3)).toEqual([
       'ModelResponded',
       'AssistantMessageAdded',
+      'StopRequested',
       'ToolCallStarted',
       'ToolCallStarted',
       'ToolCallCompleted',

@@ -110,79 +110,92 @@ describe('agentlog', () => {
     });
   });
 
-  it('--version and --help load no store adapter: no SQLite, PostgreSQL or KurrentDB driver', async (context) => {
-    context.skip(!existsSync(bin), `${bin} is missing: run npm run build first`);
-    // A module hook that prints every module the bin resolves, one `loaded <url>` line each.
-    const hooks = join(dir, 'hooks.mjs');
-    writeFileSync(
-      hooks,
-      // writeSync: the hooks run on their own thread, whose buffered writes may be lost when the
-      // main thread exits first.
-      `import { writeSync } from 'node:fs';
+  // Seven node processes in a row: sized for a loaded 2-core machine, not for a quiet one.
+  it(
+    '--version and --help load no store adapter: no SQLite, PostgreSQL or KurrentDB driver',
+    { timeout: 120_000 },
+    async (context) => {
+      context.skip(!existsSync(bin), `${bin} is missing: run npm run build first`);
+      // A module hook that prints every module the bin resolves, one `loaded <url>` line each.
+      const hooks = join(dir, 'hooks.mjs');
+      writeFileSync(
+        hooks,
+        // writeSync: the hooks run on their own thread, whose buffered writes may be lost when the
+        // main thread exits first.
+        `import { writeSync } from 'node:fs';
       export async function resolve(specifier, context, next) {
         const resolved = await next(specifier, context);
         writeSync(2, 'loaded ' + resolved.url + '\\n');
         return resolved;
       }`,
-    );
-    const register = join(dir, 'register.mjs');
-    writeFileSync(
-      register,
-      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
-    );
-    const run = promisify(execFile);
-    const loaded = async (args: string[]) => {
-      // A failing command (exit 2) still reports what it loaded.
-      const { stdout, stderr } = await run(process.execPath, ['--import', register, bin, ...args], {
-        cwd: dir,
-      }).catch((error: { stdout: string; stderr: string }) => error);
-      const modules = stderr.split('\n').filter((line) => line.startsWith('loaded '));
-      expect(modules.length, 'the hook saw the modules').toBeGreaterThan(0);
-      return { stdout, modules };
-    };
-    const driver = /\/packages\/store\/|better-sqlite3|\/node_modules\/pg\/|@kurrent/;
-    const version = await loaded(['--version']);
-    expect(version.stdout).toBe('0.1.0\n');
-    expect(version.modules.filter((line) => driver.test(line))).toEqual([]);
-    // --version does not even load the commands, nor @agentlog/core.
-    expect(version.modules.filter((line) => /\/packages\/core\//.test(line))).toEqual([]);
-    for (const args of [['--help'], ['help', 'list'], ['show', '--help']]) {
-      const help = await loaded(args);
-      expect(help.stdout).toMatch(/^Usage: agentlog /);
+      );
+      const register = join(dir, 'register.mjs');
+      writeFileSync(
+        register,
+        `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+      );
+      const run = promisify(execFile);
+      const loaded = async (args: string[]) => {
+        // A failing command (exit 2) still reports what it loaded.
+        const { stdout, stderr } = await run(
+          process.execPath,
+          ['--import', register, bin, ...args],
+          {
+            cwd: dir,
+          },
+        ).catch((error: { stdout: string; stderr: string }) => error);
+        const modules = stderr.split('\n').filter((line) => line.startsWith('loaded '));
+        expect(modules.length, 'the hook saw the modules').toBeGreaterThan(0);
+        return { stdout, modules };
+      };
+      const driver = /\/packages\/store\/|better-sqlite3|\/node_modules\/pg\/|@kurrent/;
+      const version = await loaded(['--version']);
+      expect(version.stdout).toBe('0.1.0\n');
+      expect(version.modules.filter((line) => driver.test(line))).toEqual([]);
+      // --version does not even load the commands, nor @agentlog/core.
+      expect(version.modules.filter((line) => /\/packages\/core\//.test(line))).toEqual([]);
+      for (const args of [['--help'], ['help', 'list'], ['show', '--help']]) {
+        const help = await loaded(args);
+        expect(help.stdout).toMatch(/^Usage: agentlog /);
+        expect(
+          help.modules.filter((line) => driver.test(line)),
+          args.join(' '),
+        ).toEqual([]);
+      }
+      // A command loads only the adapter its store needs: a JSONL file no database driver, a
+      // SQLite file no PostgreSQL or KurrentDB driver.
+      const session = join(
+        import.meta.dirname,
+        '../../../../fixtures/sessions/STOP-2-stop-with-schema.jsonl',
+      );
+      const jsonl = await loaded(['inspect', session]);
+      expect(jsonl.stdout).toContain('■');
+      const databases = /better-sqlite3|\/node_modules\/pg\/|@kurrent/;
+      expect(jsonl.modules.filter((line) => databases.test(line))).toEqual([]);
+      const db = join(dir, 'only-sqlite.db');
+      const { createSqliteEventStore } = await import('@agentlog/store/sqlite');
+      createSqliteEventStore({ path: db }).close();
+      const sqlite = await loaded(['list', '--store', db]);
       expect(
-        help.modules.filter((line) => driver.test(line)),
-        args.join(' '),
+        sqlite.modules.some((line) => /\/packages\/store\/(dist|src)\/sqlite\//.test(line)),
+        sqlite.modules.join('\n'),
+      ).toBe(true);
+      expect(sqlite.modules.filter((line) => /\/node_modules\/pg\/|@kurrent/.test(line))).toEqual(
+        [],
+      );
+      // A kurrentdb:// URL loads the KurrentDB adapter and its client, neither SQLite nor pg (no
+      // server listens on port 1: the command fails, having loaded what it needed).
+      const kurrent = await loaded(['list', '--store', 'kurrentdb://127.0.0.1:1?tls=false']);
+      expect(
+        kurrent.modules.some((line) => /\/packages\/store\/(dist|src)\/kurrent\//.test(line)),
+        kurrent.modules.join('\n'),
+      ).toBe(true);
+      expect(kurrent.modules.some((line) => /@kurrent\/kurrentdb-client/.test(line))).toBe(true);
+      expect(
+        kurrent.modules.filter((line) =>
+          /better-sqlite3|\/node_modules\/pg\/|\/sqlite\//.test(line),
+        ),
       ).toEqual([]);
-    }
-    // A command loads only the adapter its store needs: a JSONL file no database driver, a
-    // SQLite file no PostgreSQL or KurrentDB driver.
-    const session = join(
-      import.meta.dirname,
-      '../../../../fixtures/sessions/STOP-2-stop-with-schema.jsonl',
-    );
-    const jsonl = await loaded(['inspect', session]);
-    expect(jsonl.stdout).toContain('■');
-    const databases = /better-sqlite3|\/node_modules\/pg\/|@kurrent/;
-    expect(jsonl.modules.filter((line) => databases.test(line))).toEqual([]);
-    const db = join(dir, 'only-sqlite.db');
-    const { createSqliteEventStore } = await import('@agentlog/store/sqlite');
-    createSqliteEventStore({ path: db }).close();
-    const sqlite = await loaded(['list', '--store', db]);
-    expect(
-      sqlite.modules.some((line) => /\/packages\/store\/(dist|src)\/sqlite\//.test(line)),
-      sqlite.modules.join('\n'),
-    ).toBe(true);
-    expect(sqlite.modules.filter((line) => /\/node_modules\/pg\/|@kurrent/.test(line))).toEqual([]);
-    // A kurrentdb:// URL loads the KurrentDB adapter and its client, neither SQLite nor pg (no
-    // server listens on port 1: the command fails, having loaded what it needed).
-    const kurrent = await loaded(['list', '--store', 'kurrentdb://127.0.0.1:1?tls=false']);
-    expect(
-      kurrent.modules.some((line) => /\/packages\/store\/(dist|src)\/kurrent\//.test(line)),
-      kurrent.modules.join('\n'),
-    ).toBe(true);
-    expect(kurrent.modules.some((line) => /@kurrent\/kurrentdb-client/.test(line))).toBe(true);
-    expect(
-      kurrent.modules.filter((line) => /better-sqlite3|\/node_modules\/pg\/|\/sqlite\//.test(line)),
-    ).toEqual([]);
-  });
+    },
+  );
 });
