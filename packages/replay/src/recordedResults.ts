@@ -51,7 +51,18 @@ export function recordedResults(events: readonly AgentEvent[]): ToolRunner {
         consumed = [];
         break;
       }
-      default:
+      case 'SystemPromptAdded':
+      case 'RunStarted':
+      case 'UserMessageQueued':
+      case 'UserMessageAdded':
+      case 'SummaryAdded':
+      case 'ModelResponded':
+      case 'AssistantMessageAdded':
+      case 'FeedbackReceived':
+      case 'AgentStopped':
+      case 'StopRequested':
+      case 'WarningRecorded':
+      case 'StreamForked':
         consumed = [];
         break;
     }

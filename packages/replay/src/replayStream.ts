@@ -222,7 +222,19 @@ function hookHint(expected: AgentEvent | undefined, actual: StreamEvent | undefi
         : "\n  the tool's own result (raw) differs from the recording";
     case 'AssistantMessageAdded':
       return '\n  the model gave the recorded answer: the afterCompletion or onNewMessage hooks made a different message of it; hooks must be deterministic';
-    default:
+    case 'SystemPromptAdded':
+    case 'RunStarted':
+    case 'UserMessageQueued':
+    case 'UserMessageAdded':
+    case 'SummaryAdded':
+    case 'ModelResponded':
+    case 'ToolCallStarted':
+    case 'FeedbackReceived':
+    case 'FeedbackConsumed':
+    case 'AgentStopped':
+    case 'StopRequested':
+    case 'WarningRecorded':
+    case 'StreamForked':
       return '';
   }
 }

@@ -1,3 +1,4 @@
+import { unreachable } from '../support/unreachable.js';
 import { mapGet } from '../support/versionedMap.js';
 import type { AgentEvent } from './agentEvent.js';
 import type { AgentState } from './agentState.js';
@@ -61,6 +62,7 @@ export function checkDraft(state: Readonly<StateDraft>, event: AgentEvent): stri
     case 'StreamForked':
       return state.revision === -1 ? undefined : 'a fork marker must be the first event';
   }
+  return unreachable(event, 'event type');
 }
 
 function unanswered(

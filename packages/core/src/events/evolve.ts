@@ -1,5 +1,6 @@
 import { toolCallHash } from '../messages/toolCall.js';
 import type { ToolOutput } from '../messages/toolOutput.js';
+import { unreachable } from '../support/unreachable.js';
 import { mapGet, mapSet } from '../support/versionedMap.js';
 import type { AgentEvent } from './agentEvent.js';
 import type { AgentState, ToolCallState } from './agentState.js';
@@ -142,6 +143,8 @@ function applyEvent(draft: StateDraft, event: AgentEvent): void {
       draft.forkedFrom = { fromStream: event.data.fromStream, atRevision: event.data.atRevision };
       return;
   }
+  // Every event type has its case: a new one fails `tsc` here (SPEC EVT-4).
+  unreachable(event, 'event type');
 }
 
 function withoutPayload(call: ToolCallState): ToolCallState {

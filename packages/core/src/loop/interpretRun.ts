@@ -17,6 +17,7 @@ import { callHooks } from './callHooks.js';
 import { runBatch } from './runBatch.js';
 import { takeRecordedInputs } from './takeRecordedInputs.js';
 import { throwIfAborted } from './runAborted.js';
+import { unreachable } from '../support/unreachable.js';
 import type { RunOptions, RunScope } from './runScope.js';
 
 /**
@@ -91,6 +92,9 @@ export async function interpretRun(
           await writer.flush();
           if (next.error !== undefined) throw next.error;
           return;
+        default:
+          // Every step kind has its effect here: a new one fails `tsc`.
+          unreachable(next, 'step');
       }
     }
   } catch (error) {

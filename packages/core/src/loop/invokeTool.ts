@@ -1,12 +1,10 @@
 import type { ToolResult } from './hooks.js';
 import { ToolError } from '../errors/toolError.js';
 import type { ToolCall } from '../messages/toolCall.js';
-import { ToolOutput } from '../messages/toolOutput.js';
+import { isToolOutputKind, ToolOutput } from '../messages/toolOutput.js';
 import { canonicalToolOutput, toolOutputProblem } from '../messages/canonicalToolOutput.js';
 import type { Tool } from '../tools/tool.js';
 import type { AgentContext } from './agentContext.js';
-
-const outputKinds = new Set(['text', 'fail', 'stop', 'agentFailed', 'feedbackRequired']);
 
 /**
  * Invokes one tool and never throws: a missing tool (SPEC TOOL-6), a thrown error or a malformed
@@ -29,7 +27,7 @@ export async function invokeTool(
 function checkOutput(toolName: string, returned: unknown): ToolOutput {
   if (typeof returned === 'string') return ToolOutput.text(returned);
   const kind = (returned as { kind?: unknown } | null)?.kind;
-  if (typeof kind !== 'string' || !outputKinds.has(kind)) {
+  if (!isToolOutputKind(kind)) {
     throw ToolError.executionFailed(`tool ${toolName} returned neither a string nor a ToolOutput`);
   }
   // Checked as the stored event will be, so what is recorded always reads back (SPEC EVT-6).

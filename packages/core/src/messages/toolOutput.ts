@@ -8,6 +8,30 @@ export type ToolOutput =
   | { readonly kind: 'agentFailed'; readonly payload?: JsonValue }
   | { readonly kind: 'feedbackRequired'; readonly payload?: JsonValue };
 
+/**
+ * Every tool output kind (SPEC MSG-3), listed once: checks of a tool's or hook's output, and the
+ * tracing of an outcome, read it. The type below fails to compile when a kind is missing.
+ */
+export const TOOL_OUTPUT_KINDS = [
+  'text',
+  'fail',
+  'stop',
+  'agentFailed',
+  'feedbackRequired',
+] as const;
+
+/** `true` only when {@link TOOL_OUTPUT_KINDS} lists exactly the kinds of `ToolOutput`. */
+const _everyKindListed: [ToolOutput['kind']] extends [(typeof TOOL_OUTPUT_KINDS)[number]]
+  ? [(typeof TOOL_OUTPUT_KINDS)[number]] extends [ToolOutput['kind']]
+    ? true
+    : never
+  : never = true;
+
+/** True for a value that names a tool output kind. */
+export function isToolOutputKind(kind: unknown): kind is ToolOutput['kind'] {
+  return typeof kind === 'string' && (TOOL_OUTPUT_KINDS as readonly string[]).includes(kind);
+}
+
 function withPayload<K extends 'stop' | 'agentFailed' | 'feedbackRequired'>(
   kind: K,
   payload: JsonValue | undefined,

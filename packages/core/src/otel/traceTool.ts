@@ -2,11 +2,10 @@ import type { Tracer } from '@opentelemetry/api';
 import { ToolError } from '../errors/toolError.js';
 import { isApprovalGate, runsOnlyWhenApproved } from '../tools/approvalRequired.js';
 import type { Tool } from '../tools/tool.js';
+import { isToolOutputKind } from '../messages/toolOutput.js';
 import { errorType, markFailed } from './markFailed.js';
 import { otelApi } from './otelApi.js';
 import { currentRun, parentContext, withinSpan } from './traceScope.js';
-
-const outcomes = new Set(['text', 'fail', 'stop', 'agentFailed', 'feedbackRequired']);
 
 /**
  * The tool, with an `execute_tool` span per invocation under the run's span: tool name, call id
@@ -65,5 +64,5 @@ export function traceTool(tool: Tool, tracer: Tracer): Tool {
 function outcomeOf(returned: unknown): string | undefined {
   if (typeof returned === 'string') return 'text';
   const kind = (returned as { kind?: unknown } | null)?.kind;
-  return typeof kind === 'string' && outcomes.has(kind) ? kind : undefined;
+  return isToolOutputKind(kind) ? kind : undefined;
 }
