@@ -1,6 +1,6 @@
 import type { Observable } from 'rxjs';
 import { decideCommand, type Command } from '../decider/decideCommand.js';
-import { deciderSettings, type DeciderSettings } from '../decider/deciderSettings.js';
+import type { DeciderSettings } from '../decider/deciderSettings.js';
 import { AgentError } from '../errors/agentError.js';
 import type { AgentEvent, RunMode } from '../events/agentEvent.js';
 import type { AgentState } from '../events/agentState.js';
@@ -18,6 +18,7 @@ import type { RequestFingerprinter } from '../loop/requestFingerprint.js';
 import type { RunOptions, RunScope, ToolRunner } from '../loop/runScope.js';
 import type { StreamWriter } from '../loop/streamWriter.js';
 import { AgentBuilder } from './agentBuilder.js';
+import { deciderSettingsOf } from './deciderSettingsOf.js';
 import { wrapRun, type RunWrapper } from './runWrapper.js';
 
 /** An open tool call that waits for a person's decision (SPEC HITL-11). */
@@ -51,7 +52,7 @@ export class Agent implements AgentHandle {
     runWrappers: readonly RunWrapper[],
   ) {
     this.#runWrappers = runWrappers;
-    const settings: DeciderSettings = deciderSettings(config);
+    const settings: DeciderSettings = deciderSettingsOf(config);
     this.#scope = {
       config,
       settings,
