@@ -7,7 +7,6 @@ import type { AgentState } from '../events/agentState.js';
 import { callsAwaitingDecision, type AwaitedCall } from '../events/stateQueries.js';
 import type { StopReason } from '../events/stopReason.js';
 import type { ChatMessage } from '../messages/chatMessage.js';
-import type { AgentConfig } from '../loop/agentConfig.js';
 import type { AgentContext } from '../loop/agentContext.js';
 import type { AgentHandle } from '../loop/agentHandle.js';
 import { callHooks } from '../loop/callHooks.js';
@@ -18,6 +17,7 @@ import type { RequestFingerprinter } from '../loop/requestFingerprint.js';
 import type { RunOptions, RunScope, ToolRunner } from '../loop/runScope.js';
 import type { StreamWriter } from '../loop/streamWriter.js';
 import { AgentBuilder } from './agentBuilder.js';
+import type { AgentOptions } from './agentOptions.js';
 import { deciderSettingsOf } from './deciderSettingsOf.js';
 import { wrapRun, type RunWrapper } from './runWrapper.js';
 
@@ -45,7 +45,7 @@ export class Agent implements AgentHandle {
   }
 
   private constructor(
-    config: AgentConfig,
+    config: AgentOptions,
     writer: StreamWriter,
     fingerprints: RequestFingerprinter,
     runTool: ToolRunner,

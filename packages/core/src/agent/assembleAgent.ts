@@ -1,5 +1,4 @@
 import { AgentError } from '../errors/agentError.js';
-import type { AgentConfig } from '../loop/agentConfig.js';
 import { foldOfStream } from '../loop/foldCache.js';
 import type { HookKind, HookRegistry, Hooks, Logger } from '../loop/hooks.js';
 import { invokeTool } from '../loop/invokeTool.js';
@@ -12,11 +11,12 @@ import { modelSecrets } from '../ports/modelSecrets.js';
 import { createInMemoryEventStore } from '../store/inMemoryEventStore.js';
 import type { Tool } from '../tools/tool.js';
 import type { Agent } from './agent.js';
+import type { AgentOptions } from './agentOptions.js';
 import type { RunWrapper } from './runWrapper.js';
 
 /** Makes the agent once it is assembled (the builder's private constructor hook). */
 export type CreateAgent = (
-  config: AgentConfig,
+  options: AgentOptions,
   writer: StreamWriter,
   fingerprints: RequestFingerprinter,
   runTool: ToolRunner,
@@ -81,7 +81,7 @@ export async function assembleAgent(
   const hooks = Object.fromEntries(
     Object.entries(blueprint.hooks).map(([kind, list]) => [kind, [...list]]),
   ) as unknown as HookRegistry;
-  const config: AgentConfig = {
+  const options: AgentOptions = {
     model,
     ...(blueprint.systemPrompt === undefined ? {} : { systemPrompt: blueprint.systemPrompt }),
     tools,
@@ -95,16 +95,18 @@ export async function assembleAgent(
     ids: blueprint.ids,
     hooks,
     logger: blueprint.logger,
+    ...(blueprint.toolRunner === undefined ? {} : { toolRunner: blueprint.toolRunner }),
+    runWrappers: blueprint.runWrappers,
   };
   const runTool: ToolRunner =
-    blueprint.toolRunner ??
+    options.toolRunner ??
     ((toolCall, context) => invokeTool(tools.get(toolCall.name), context, toolCall));
   return create(
-    config,
+    options,
     new StreamWriter(store, streamId, blueprint.clock, blueprint.ids, state, modelSecrets(model)),
     new RequestFingerprinter(fingerprints),
     runTool,
-    blueprint.runWrappers,
+    options.runWrappers,
   );
 }
 

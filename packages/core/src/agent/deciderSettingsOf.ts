@@ -1,26 +1,26 @@
 import type { DeciderSettings, ToolPolicy } from '../decider/deciderSettings.js';
-import type { AgentConfig } from '../loop/agentConfig.js';
 import { isApprovalGate } from '../tools/approvalRequired.js';
+import type { AgentOptions } from './agentOptions.js';
 
 /**
- * The decider's settings of an agent's configuration: its plain values and each tool's policy,
+ * The decider's settings: a projection of an agent's options: its plain values and each tool's policy,
  * never the tool's code (SPEC TOOL-7). Built once per agent.
  */
-export function deciderSettingsOf(config: AgentConfig): DeciderSettings {
+export function deciderSettingsOf(options: AgentOptions): DeciderSettings {
   const tools = new Map<string, ToolPolicy>();
-  for (const [name, tool] of config.tools) {
+  for (const [name, tool] of options.tools) {
     tools.set(name, {
       idempotent: tool.idempotent === true,
       gated: isApprovalGate(tool),
     });
   }
   return {
-    streamId: config.streamId,
-    ...(config.systemPrompt === undefined ? {} : { systemPrompt: config.systemPrompt }),
-    ...(config.limit === undefined ? {} : { limit: config.limit }),
-    toolRetryLimit: config.toolRetryLimit,
-    stopOnAssistant: config.stopOnAssistant,
-    runLeaseMs: config.runLeaseMs,
+    streamId: options.streamId,
+    ...(options.systemPrompt === undefined ? {} : { systemPrompt: options.systemPrompt }),
+    ...(options.limit === undefined ? {} : { limit: options.limit }),
+    toolRetryLimit: options.toolRetryLimit,
+    stopOnAssistant: options.stopOnAssistant,
+    runLeaseMs: options.runLeaseMs,
     tools,
   };
 }
