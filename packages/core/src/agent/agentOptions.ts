@@ -1,4 +1,4 @@
-import type { HookRegistry, Logger } from '../loop/hooks.js';
+import type { HookKind, HookRegistry, Hooks, Logger } from '../loop/hooks.js';
 import type { ToolRunner } from '../loop/runScope.js';
 import type { ChatCompletion } from '../ports/chatCompletion.js';
 import type { EventStore } from '../ports/eventStore.js';
@@ -45,6 +45,19 @@ export interface AgentOptions {
   /** Code around each run, the first outermost (see {@link RunWrapper}). */
   readonly runWrappers: readonly RunWrapper[];
 }
+
+/**
+ * The options as a builder collects them, unchecked: any of them may be missing, tools are a
+ * list (names may clash until `build()` checks them), hooks and run wrappers are lists to add to.
+ */
+export type AgentOptionsDraft = {
+  -readonly [K in Exclude<keyof AgentOptions, 'tools' | 'hooks' | 'runWrappers'>]?:
+    AgentOptions[K] | undefined;
+} & {
+  tools: readonly Tool[];
+  runWrappers: readonly RunWrapper[];
+  readonly hooks: { [K in HookKind]: Hooks[K][] };
+};
 
 /** The former name of {@link AgentOptions}. @deprecated Use `AgentOptions`. */
 export type AgentConfig = AgentOptions;
