@@ -22,7 +22,10 @@ export interface DeciderSettings {
   readonly tools: ReadonlyMap<string, ToolPolicy>;
 }
 
-/** The defaults of the builder, of a command given without an agent, and of a decider spec. */
+/**
+ * The defaults of an agent's options (applied by `resolveOptions`), of a command given without an
+ * agent, and of a decider spec: written here once.
+ */
 export const DEFAULT_SETTINGS = Object.freeze({
   toolRetryLimit: 3,
   stopOnAssistant: true,
