@@ -3,7 +3,7 @@ export { Agent } from './agent/agent.js';
 export type { PendingFeedback } from './agent/agent.js';
 export { AgentBuilder } from './agent/agentBuilder.js';
 export type { RunWrapper, RunCall } from './agent/runWrapper.js';
-export type { AgentConfig } from './loop/agentConfig.js';
+export type { AgentOptions, AgentConfig } from './agent/agentOptions.js';
 export type { AgentContext, FeedbackAuthor } from './loop/agentContext.js';
 export type { Hooks, HookKind, Logger, ToolResult, StreamChunk } from './loop/hooks.js';
 export type { AgentHandle } from './loop/agentHandle.js';

@@ -1,13 +1,12 @@
 import type { Observable } from 'rxjs';
 import { decideCommand, type Command } from '../decider/decideCommand.js';
-import { deciderSettings, type DeciderSettings } from '../decider/deciderSettings.js';
+import type { DeciderSettings } from '../decider/deciderSettings.js';
 import { AgentError } from '../errors/agentError.js';
 import type { AgentEvent, RunMode } from '../events/agentEvent.js';
 import type { AgentState } from '../events/agentState.js';
 import { callsAwaitingDecision, type AwaitedCall } from '../events/stateQueries.js';
 import type { StopReason } from '../events/stopReason.js';
 import type { ChatMessage } from '../messages/chatMessage.js';
-import type { AgentConfig } from '../loop/agentConfig.js';
 import type { AgentContext } from '../loop/agentContext.js';
 import type { AgentHandle } from '../loop/agentHandle.js';
 import { callHooks } from '../loop/callHooks.js';
@@ -18,6 +17,8 @@ import type { RequestFingerprinter } from '../loop/requestFingerprint.js';
 import type { RunOptions, RunScope, ToolRunner } from '../loop/runScope.js';
 import type { StreamWriter } from '../loop/streamWriter.js';
 import { AgentBuilder } from './agentBuilder.js';
+import type { AgentOptions } from './agentOptions.js';
+import { deciderSettingsOf } from './deciderSettingsOf.js';
 import { wrapRun, type RunWrapper } from './runWrapper.js';
 
 /** An open tool call that waits for a person's decision (SPEC HITL-11). */
@@ -44,14 +45,14 @@ export class Agent implements AgentHandle {
   }
 
   private constructor(
-    config: AgentConfig,
+    config: AgentOptions,
     writer: StreamWriter,
     fingerprints: RequestFingerprinter,
     runTool: ToolRunner,
     runWrappers: readonly RunWrapper[],
   ) {
     this.#runWrappers = runWrappers;
-    const settings: DeciderSettings = deciderSettings(config);
+    const settings: DeciderSettings = deciderSettingsOf(config);
     this.#scope = {
       config,
       settings,

@@ -1,19 +1,28 @@
-import { DEFAULT_SETTINGS } from '../decider/deciderSettings.js';
 import { AgentError } from '../errors/agentError.js';
+import { foldOfStream } from '../loop/foldCache.js';
+import type { HookKind, Hooks, Logger } from '../loop/hooks.js';
+import { invokeTool } from '../loop/invokeTool.js';
+import { RequestFingerprinter } from '../loop/requestFingerprint.js';
+import type { ToolRunner } from '../loop/runScope.js';
+import { StreamWriter } from '../loop/streamWriter.js';
 import type { ChatCompletion } from '../ports/chatCompletion.js';
 import type { EventStore } from '../ports/eventStore.js';
+import { modelSecrets } from '../ports/modelSecrets.js';
 import { stopTool } from '../tools/stopTool.js';
-import { uuidV7 } from '../support/uuidV7.js';
 import type { Tool } from '../tools/tool.js';
 import type { Agent } from './agent.js';
-import type { HookKind, Hooks, Logger } from '../loop/hooks.js';
-import type { ToolRunner } from '../loop/runScope.js';
-import { assembleAgent, type AgentBlueprint, type CreateAgent } from './assembleAgent.js';
+import type { AgentOptions, AgentOptionsDraft } from './agentOptions.js';
+import { resolveOptions } from './resolveOptions.js';
 import type { RunWrapper } from './runWrapper.js';
 
-const consoleLogger: Logger = {
-  warn: (message, details) => console.warn(`[agentlog] ${message}`, details ?? ''),
-};
+/** Makes the agent once it is assembled (the builder's private constructor hook). */
+export type CreateAgent = (
+  options: AgentOptions,
+  writer: StreamWriter,
+  fingerprints: RequestFingerprinter,
+  runTool: ToolRunner,
+  runWrappers: readonly RunWrapper[],
+) => Agent;
 
 /**
  * Configures an agent (DESIGN: public API). Starts with the default `stop` tool; `tools()` keeps
@@ -21,47 +30,38 @@ const consoleLogger: Logger = {
  * if it exists (SPEC RES-1).
  */
 export class AgentBuilder {
-  #model: ChatCompletion | undefined;
-  #systemPrompt: string | undefined;
+  /** Every option given so far, unchecked; `build()` resolves it (see {@link resolveOptions}). */
+  readonly #draft: AgentOptionsDraft = {
+    tools: [stopTool()],
+    runWrappers: [],
+    hooks: {
+      beforeAll: [],
+      onStart: [],
+      beforeCompletion: [],
+      afterCompletion: [],
+      beforeTool: [],
+      afterTool: [],
+      afterEach: [],
+      onNewMessage: [],
+      onStop: [],
+      onStream: [],
+    },
+  };
   #withoutDefaultStop = false;
-  #tools: Tool[] = [stopTool()];
   #toolMappers: ((tool: Tool) => Tool)[] = [];
   #modelMappers: ((model: ChatCompletion) => ChatCompletion)[] = [];
-  #runWrappers: RunWrapper[] = [];
-  #limit: number | undefined;
-  #toolRetryLimit: number = DEFAULT_SETTINGS.toolRetryLimit;
-  #stopOnAssistant: boolean = DEFAULT_SETTINGS.stopOnAssistant;
-  #runLeaseMs: number = DEFAULT_SETTINGS.runLeaseMs;
-  #store: EventStore | undefined;
-  #streamId: string | undefined;
-  #clock: () => Date = () => new Date();
-  #ids: () => string = uuidV7;
-  #logger: Logger = consoleLogger;
-  #toolRunner: ToolRunner | undefined;
-  readonly #hooks: { [K in HookKind]: Hooks[K][] } = {
-    beforeAll: [],
-    onStart: [],
-    beforeCompletion: [],
-    afterCompletion: [],
-    beforeTool: [],
-    afterTool: [],
-    afterEach: [],
-    onNewMessage: [],
-    onStop: [],
-    onStream: [],
-  };
 
   constructor(private readonly create: CreateAgent) {}
 
   /** The model the agent asks (a `ChatCompletion`). Required. */
   llm(model: ChatCompletion): this {
-    this.#model = model;
+    this.#draft.model = model;
     return this;
   }
 
   /** The system prompt, added once on the agent's first run. */
   systemPrompt(text: string): this {
-    this.#systemPrompt = text;
+    this.#draft.systemPrompt = text;
     return this;
   }
 
@@ -78,13 +78,16 @@ export class AgentBuilder {
   tools(tools: readonly Tool[]): this {
     const defaults = this.#withoutDefaultStop ? [] : [stopTool()];
     const given = tools.filter((tool) => !defaults.some((kept) => kept.name === tool?.name));
-    this.#tools = [...defaults, ...given];
+    this.#draft.tools = [...defaults, ...given];
     return this;
   }
 
   /** Adds a tool, replacing one of the same name (SPEC STOP-4). */
   addTool(tool: Tool): this {
-    this.#tools = [...this.#tools.filter((existing) => existing.name !== tool?.name), tool];
+    this.#draft.tools = [
+      ...this.#draft.tools.filter((existing) => existing.name !== tool?.name),
+      tool,
+    ];
     return this;
   }
 
@@ -117,7 +120,7 @@ export class AgentBuilder {
     if (typeof wrapper !== 'function') {
       throw new AgentError('invalidConfiguration', 'aroundRun needs a function');
     }
-    this.#runWrappers = [...this.#runWrappers, wrapper];
+    this.#draft.runWrappers = [...this.#draft.runWrappers, wrapper];
     return this;
   }
 
@@ -126,25 +129,25 @@ export class AgentBuilder {
    * the recorded results (SPEC RPL-5). Hooks still run on them.
    */
   serveToolResults(runner: ToolRunner): this {
-    this.#toolRunner = runner;
+    this.#draft.toolRunner = runner;
     return this;
   }
 
   /** Caps completions per run (SPEC LOOP-5). No limit by default. */
   limit(completions: number): this {
-    this.#limit = completions;
+    this.#draft.limit = completions;
     return this;
   }
 
   /** How often one call (name + args) may fail before the agent stops (SPEC TOOL-3). Default 3. */
   toolRetryLimit(failures: number): this {
-    this.#toolRetryLimit = failures;
+    this.#draft.toolRetryLimit = failures;
     return this;
   }
 
   /** Whether a plain text answer ends the run (SPEC LOOP-3). Default true. */
   stopOnAssistant(stop: boolean): this {
-    this.#stopOnAssistant = stop;
+    this.#draft.stopOnAssistant = stop;
     return this;
   }
 
@@ -153,25 +156,25 @@ export class AgentBuilder {
    * `query` reject with `ConcurrencyError` (SPEC RES-3). Default 5 minutes.
    */
   runLease(ms: number): this {
-    this.#runLeaseMs = ms;
+    this.#draft.runLeaseMs = ms;
     return this;
   }
 
   /** The event store. Default: a new in-memory store. */
   store(store: EventStore): this {
-    this.#store = store;
+    this.#draft.store = store;
     return this;
   }
 
   /** The stream id. Default: a generated id. */
   streamId(id: string): this {
-    this.#streamId = id;
+    this.#draft.streamId = id;
     return this;
   }
 
   /** The clock that stamps events (SPEC EVT-2). Default: the wall clock. */
   clock(clock: () => Date): this {
-    this.#clock = clock;
+    this.#draft.clock = clock;
     return this;
   }
 
@@ -180,13 +183,13 @@ export class AgentBuilder {
    * time-ordered UUIDs, which database indexes take much faster than random ones.
    */
   ids(ids: () => string): this {
-    this.#ids = ids;
+    this.#draft.ids = ids;
     return this;
   }
 
   /** Where warnings go. Default: `console.warn`. */
   logger(logger: Logger): this {
-    this.#logger = logger;
+    this.#draft.logger = logger;
     return this;
   }
 
@@ -231,33 +234,42 @@ export class AgentBuilder {
     return this.#hook('onStop', hook);
   }
 
-  /** Checks the configuration, folds the stream if it exists (SPEC RES-1) and returns the agent. */
+  /**
+   * Checks the options and fills in their defaults ({@link resolveOptions}), folds the stream if it
+   * exists (SPEC RES-1, from this process's fold cache when it can) and returns the agent.
+   */
   build(): Promise<Agent> {
-    const blueprint: AgentBlueprint = {
+    return this.#assemble({
+      ...this.#draft,
       model: this.#mappedModel(),
-      systemPrompt: this.#systemPrompt,
-      tools: this.#tools.map((tool) =>
+      tools: this.#draft.tools.map((tool) =>
         this.#toolMappers.reduce((mapped, map) => map(mapped), tool),
       ),
-      limit: this.#limit,
-      toolRetryLimit: this.#toolRetryLimit,
-      stopOnAssistant: this.#stopOnAssistant,
-      runLeaseMs: this.#runLeaseMs,
-      store: this.#store,
-      streamId: this.#streamId,
-      clock: this.#clock,
-      ids: this.#ids,
-      logger: this.#logger,
-      hooks: this.#hooks,
-      toolRunner: this.#toolRunner,
-      runWrappers: [...this.#runWrappers],
-    };
-    return assembleAgent(blueprint, this.create);
+    });
+  }
+
+  /** Resolves the options and wires the writer, the fingerprinter and the tool runner. */
+  async #assemble(draft: AgentOptionsDraft): Promise<Agent> {
+    const options = resolveOptions(draft);
+    const { model, tools, store, streamId, clock, ids, logger } = options;
+    const { state, fingerprints } = await foldOfStream(store, streamId, (message) =>
+      logger.warn(message, { streamId }),
+    );
+    const runTool: ToolRunner =
+      options.toolRunner ??
+      ((toolCall, context) => invokeTool(tools.get(toolCall.name), context, toolCall));
+    return this.create(
+      options,
+      new StreamWriter(store, streamId, clock, ids, state, modelSecrets(model)),
+      new RequestFingerprinter(fingerprints),
+      runTool,
+      options.runWrappers,
+    );
   }
 
   /** The model through every `mapModel` map; one that is no model is left for `build()` to refuse. */
   #mappedModel(): ChatCompletion | undefined {
-    const model = this.#model;
+    const model = this.#draft.model;
     if (model === undefined || typeof model.complete !== 'function') return model;
     return this.#modelMappers.reduce((mapped, map) => map(mapped), model);
   }
@@ -266,7 +278,7 @@ export class AgentBuilder {
     if (typeof hook !== 'function') {
       throw new AgentError('invalidConfiguration', `${kind} needs a function`);
     }
-    (this.#hooks[kind] as Hooks[K][]).push(hook);
+    (this.#draft.hooks[kind] as Hooks[K][]).push(hook);
     return this;
   }
 }

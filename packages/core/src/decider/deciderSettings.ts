@@ -1,6 +1,3 @@
-import type { AgentConfig } from '../loop/agentConfig.js';
-import { isApprovalGate } from '../tools/approvalRequired.js';
-
 /** What the decider knows of a tool: its policy, never its code (SPEC TOOL-7). */
 export interface ToolPolicy {
   /** Re-running it after a crash is safe. */
@@ -10,8 +7,8 @@ export interface ToolPolicy {
 }
 
 /**
- * The settings the decider decides with: plain values, no code. Built once per agent from its
- * configuration; a spec writes them by hand.
+ * The settings the decider decides with: plain values, no code. An agent projects them from its
+ * options (`agent/deciderSettingsOf.ts`); a spec writes them by hand.
  */
 export interface DeciderSettings {
   readonly streamId: string;
@@ -25,29 +22,12 @@ export interface DeciderSettings {
   readonly tools: ReadonlyMap<string, ToolPolicy>;
 }
 
-/** The defaults of the builder, of a command given without an agent, and of a decider spec. */
+/**
+ * The defaults of an agent's options (applied by `resolveOptions`), of a command given without an
+ * agent, and of a decider spec: written here once.
+ */
 export const DEFAULT_SETTINGS = Object.freeze({
   toolRetryLimit: 3,
   stopOnAssistant: true,
   runLeaseMs: 5 * 60_000,
 } as const);
-
-/** The decider's settings of an agent's configuration. */
-export function deciderSettings(config: AgentConfig): DeciderSettings {
-  const tools = new Map<string, ToolPolicy>();
-  for (const [name, tool] of config.tools) {
-    tools.set(name, {
-      idempotent: tool.idempotent === true,
-      gated: isApprovalGate(tool),
-    });
-  }
-  return {
-    streamId: config.streamId,
-    ...(config.systemPrompt === undefined ? {} : { systemPrompt: config.systemPrompt }),
-    ...(config.limit === undefined ? {} : { limit: config.limit }),
-    toolRetryLimit: config.toolRetryLimit,
-    stopOnAssistant: config.stopOnAssistant,
-    runLeaseMs: config.runLeaseMs,
-    tools,
-  };
-}

@@ -1,4 +1,4 @@
-import type { AgentConfig } from './agentConfig.js';
+import type { AgentOptions } from '../agent/agentOptions.js';
 import type { ToolResult } from './hooks.js';
 import type { DeciderSettings } from '../decider/deciderSettings.js';
 import type { PendingEvent } from '../events/agentEvent.js';
@@ -48,7 +48,7 @@ export interface TextDeltaContext {
 
 /** What the interpreter works with: code and settings, the stream writer, and the ports of a run. */
 export interface RunScope {
-  readonly config: AgentConfig;
+  readonly config: AgentOptions;
   readonly settings: DeciderSettings;
   readonly writer: StreamWriter;
   /** Keeps the hash of the messages already sent, so a fingerprint costs O(new messages). */
