@@ -2,12 +2,18 @@
 export { Agent } from './agent/agent.js';
 export type { PendingFeedback } from './agent/agent.js';
 export { AgentBuilder } from './agent/agentBuilder.js';
-export type { RunWrapper, RunCall } from './agent/runWrapper.js';
-export type { AgentOptions, AgentConfig } from './agent/agentOptions.js';
-export type { AgentContext, FeedbackAuthor } from './loop/agentContext.js';
-export type { Hooks, HookKind, Logger, ToolResult, StreamChunk } from './loop/hooks.js';
-export type { AgentHandle } from './loop/agentHandle.js';
-export type { ToolRunner, RunOptions, RecordedInputs, TextDeltaContext } from './loop/runScope.js';
+export type { RunWrapper, RunCall } from './api/runWrapper.js';
+export type { AgentOptions, AgentConfig } from './api/agentOptions.js';
+export type { AgentContext, FeedbackAuthor } from './api/agentContext.js';
+export type { Hooks, HookKind, Logger, ToolResult, StreamChunk } from './api/hooks.js';
+export type { AgentHandle } from './api/agentHandle.js';
+export type {
+  ToolRunner,
+  RunOptions,
+  RecordedInputs,
+  InputMoment,
+  TextDeltaContext,
+} from './api/runOptions.js';
 
 // The decider: the loop's rules as pure functions (DESIGN: data flows one way).
 export { nextStep } from './decider/nextStep.js';
@@ -106,14 +112,15 @@ export type {
   AppendOptions,
 } from './ports/eventStore.js';
 export { createInMemoryEventStore } from './store/inMemoryEventStore.js';
-export { requestFingerprint } from './loop/requestFingerprint.js';
+export { requestFingerprint } from './events/requestFingerprint.js';
 
-export type { Tool } from './tools/tool.js';
+export type { Tool } from './api/tool.js';
 export { tool } from './tools/createTool.js';
 export { stopTool } from './tools/stopTool.js';
 export { StopWithArgs } from './tools/stopWithArgs.js';
 export { AgentCanFail } from './tools/agentCanFail.js';
-export { approvalRequired, REFUSAL_TEXT } from './tools/approvalRequired.js';
+export { approvalRequired } from './tools/approvalRequired.js';
+export { REFUSAL_TEXT } from './messages/toolFeedback.js';
 
 export type { JsonValue, JsonObject } from './support/json.js';
 export { canonicalJson, markParsedJson } from './support/json.js';

@@ -7,19 +7,21 @@ import type { AgentState } from '../events/agentState.js';
 import { callsAwaitingDecision, type AwaitedCall } from '../events/stateQueries.js';
 import type { StopReason } from '../events/stopReason.js';
 import type { ChatMessage } from '../messages/chatMessage.js';
-import type { AgentContext } from '../loop/agentContext.js';
-import type { AgentHandle } from '../loop/agentHandle.js';
+import type { AgentContext } from '../api/agentContext.js';
+import type { AgentHandle } from '../api/agentHandle.js';
 import { callHooks } from '../loop/callHooks.js';
 import { CallerContext } from '../loop/callerContext.js';
 import { currentHook } from '../loop/hookScope.js';
 import { interpretRun } from '../loop/interpretRun.js';
-import type { RequestFingerprinter } from '../loop/requestFingerprint.js';
-import type { RunOptions, RunScope, ToolRunner } from '../loop/runScope.js';
-import type { StreamWriter } from '../loop/streamWriter.js';
+import type { RequestFingerprinter } from '../events/requestFingerprint.js';
+import type { RunScope } from '../loop/runScope.js';
+import type { RunOptions, ToolRunner } from '../api/runOptions.js';
+import type { RunWrapper } from '../api/runWrapper.js';
+import type { StreamWriter } from '../writer/streamWriter.js';
 import { AgentBuilder } from './agentBuilder.js';
-import type { AgentOptions } from './agentOptions.js';
+import type { AgentOptions } from '../api/agentOptions.js';
 import { deciderSettingsOf } from './deciderSettingsOf.js';
-import { wrapRun, type RunWrapper } from './runWrapper.js';
+import { wrapRun } from './wrapRun.js';
 
 /** An open tool call that waits for a person's decision (SPEC HITL-11). */
 export type PendingFeedback = AwaitedCall;

@@ -1,19 +1,19 @@
 import { AgentError } from '../errors/agentError.js';
-import { foldOfStream } from '../loop/foldCache.js';
-import type { HookKind, Hooks, Logger } from '../loop/hooks.js';
+import { foldOfStream } from '../writer/foldCache.js';
+import type { HookKind, Hooks, Logger } from '../api/hooks.js';
 import { invokeTool } from '../loop/invokeTool.js';
-import { RequestFingerprinter } from '../loop/requestFingerprint.js';
-import type { ToolRunner } from '../loop/runScope.js';
-import { StreamWriter } from '../loop/streamWriter.js';
+import { RequestFingerprinter } from '../events/requestFingerprint.js';
+import type { ToolRunner } from '../api/runOptions.js';
+import { StreamWriter } from '../writer/streamWriter.js';
 import type { ChatCompletion } from '../ports/chatCompletion.js';
 import type { EventStore } from '../ports/eventStore.js';
 import { modelSecrets } from '../ports/modelSecrets.js';
 import { stopTool } from '../tools/stopTool.js';
-import type { Tool } from '../tools/tool.js';
+import type { Tool } from '../api/tool.js';
 import type { Agent } from './agent.js';
-import type { AgentOptions, AgentOptionsDraft } from './agentOptions.js';
+import type { AgentOptions, AgentOptionsDraft } from '../api/agentOptions.js';
 import { resolveOptions } from './resolveOptions.js';
-import type { RunWrapper } from './runWrapper.js';
+import type { RunWrapper } from '../api/runWrapper.js';
 
 /** Makes the agent once it is assembled (the builder's private constructor hook). */
 export type CreateAgent = (

@@ -1,6 +1,6 @@
 import type { DeciderSettings, ToolPolicy } from '../decider/deciderSettings.js';
 import { isApprovalGate } from '../tools/approvalRequired.js';
-import type { AgentOptions } from './agentOptions.js';
+import type { AgentOptions } from '../api/agentOptions.js';
 
 /**
  * The decider's settings: a projection of an agent's options: its plain values and each tool's policy,

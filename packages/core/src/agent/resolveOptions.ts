@@ -1,10 +1,10 @@
 import { DEFAULT_SETTINGS } from '../decider/deciderSettings.js';
 import { AgentError } from '../errors/agentError.js';
-import type { HookRegistry, Logger } from '../loop/hooks.js';
+import type { HookRegistry, Logger } from '../api/hooks.js';
 import { createInMemoryEventStore } from '../store/inMemoryEventStore.js';
 import { uuidV7 } from '../support/uuidV7.js';
-import type { Tool } from '../tools/tool.js';
-import type { AgentOptions, AgentOptionsDraft } from './agentOptions.js';
+import type { Tool } from '../api/tool.js';
+import type { AgentOptions, AgentOptionsDraft } from '../api/agentOptions.js';
 
 const consoleLogger: Logger = {
   warn: (message, details) => console.warn(`[agentlog] ${message}`, details ?? ''),

@@ -3,8 +3,8 @@ import { DEFAULT_SETTINGS, type DeciderSettings } from '../decider/deciderSettin
 import { ConcurrencyError } from '../errors/concurrencyError.js';
 import type { AgentEvent } from '../events/agentEvent.js';
 import type { AgentState } from '../events/agentState.js';
-import { foldOfStream } from '../loop/foldCache.js';
-import { StreamWriter } from '../loop/streamWriter.js';
+import { foldOfStream } from '../writer/foldCache.js';
+import { StreamWriter } from '../writer/streamWriter.js';
 import type { EventStore } from '../ports/eventStore.js';
 import { uuidV7 } from '../support/uuidV7.js';
 

@@ -1,5 +1,5 @@
 import { callsAwaitingDecision, type AwaitedCall } from '../events/stateQueries.js';
-import { foldOfStream } from '../loop/foldCache.js';
+import { foldOfStream } from '../writer/foldCache.js';
 import type { EventStore } from '../ports/eventStore.js';
 
 /** A call that waits for a person's decision, and the stream it is on (SPEC HITL-12). */

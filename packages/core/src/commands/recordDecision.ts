@@ -1,4 +1,4 @@
-import type { FeedbackAuthor } from '../loop/agentContext.js';
+import type { FeedbackAuthor } from '../api/agentContext.js';
 import type { ToolFeedback } from '../messages/toolFeedback.js';
 import type { EventStore } from '../ports/eventStore.js';
 import { giveCommand, type OutsideOptions } from './giveCommand.js';

@@ -3,7 +3,7 @@ import type { AgentState } from '../events/agentState.js';
 import { toolCallOf } from '../events/stateQueries.js';
 import type { ToolCall } from '../messages/toolCall.js';
 import { ToolOutput } from '../messages/toolOutput.js';
-import { REFUSAL_TEXT } from '../tools/approvalRequired.js';
+import { REFUSAL_TEXT } from '../messages/toolFeedback.js';
 import type { DeciderSettings } from './deciderSettings.js';
 
 /**

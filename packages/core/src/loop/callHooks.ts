@@ -1,9 +1,9 @@
 import { describeThrown } from '../errors/toolError.js';
-import type { HookKind, Hooks } from './hooks.js';
+import type { HookKind, Hooks } from '../api/hooks.js';
 import { AgentError } from '../errors/agentError.js';
 import { isAgentlogError } from '../errors/agentlogError.js';
 import { toolCallCheck } from '../events/eventSchemas.js';
-import { toolOutputProblem } from '../messages/canonicalToolOutput.js';
+import { toolOutputProblem } from '../events/canonicalToolOutput.js';
 import { arrayOf } from '../support/checks.js';
 import { inHook } from './hookScope.js';
 import type { RunScope } from './runScope.js';

@@ -1,10 +1,10 @@
-import type { AgentContext, FeedbackAuthor } from './agentContext.js';
+import type { AgentContext, FeedbackAuthor } from '../api/agentContext.js';
 import type { Command } from '../decider/decideCommand.js';
 import type { AgentState } from '../events/agentState.js';
 import type { ToolCall } from '../messages/toolCall.js';
 import type { ToolFeedback } from '../messages/toolFeedback.js';
 import { StreamContext } from './streamContext.js';
-import type { StreamWriter } from './streamWriter.js';
+import type { StreamWriter } from '../writer/streamWriter.js';
 
 /**
  * How the caller's context gives a command: the façade catches up, decides and appends it, and

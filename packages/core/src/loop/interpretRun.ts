@@ -18,7 +18,8 @@ import { runBatch } from './runBatch.js';
 import { takeRecordedInputs } from './takeRecordedInputs.js';
 import { throwIfAborted } from './runAborted.js';
 import { unreachable } from '../support/unreachable.js';
-import type { RunOptions, RunScope } from './runScope.js';
+import type { RunScope } from './runScope.js';
+import type { RunOptions } from '../api/runOptions.js';
 
 /**
  * The one interpreter of a run: it asks the decider what happens next, performs that effect

@@ -1,9 +1,9 @@
-import type { AgentContext } from './agentContext.js';
+import type { AgentContext } from '../api/agentContext.js';
 import { AgentError } from '../errors/agentError.js';
 import type { ToolCall } from '../messages/toolCall.js';
 import type { ToolFeedback } from '../messages/toolFeedback.js';
 import { StreamContext } from './streamContext.js';
-import type { StreamWriter } from './streamWriter.js';
+import type { StreamWriter } from '../writer/streamWriter.js';
 
 /**
  * The context of one tool invocation. Reading a decision consumes it (SPEC HITL-3), but as a

@@ -1,10 +1,10 @@
-import type { ToolResult } from './hooks.js';
+import type { ToolResult } from '../api/hooks.js';
 import { ToolError } from '../errors/toolError.js';
 import type { ToolCall } from '../messages/toolCall.js';
 import { isToolOutputKind, ToolOutput } from '../messages/toolOutput.js';
-import { canonicalToolOutput, toolOutputProblem } from '../messages/canonicalToolOutput.js';
-import type { Tool } from '../tools/tool.js';
-import type { AgentContext } from './agentContext.js';
+import { canonicalToolOutput, toolOutputProblem } from '../events/canonicalToolOutput.js';
+import type { Tool } from '../api/tool.js';
+import type { AgentContext } from '../api/agentContext.js';
 
 /**
  * Invokes one tool and never throws: a missing tool (SPEC TOOL-6), a thrown error or a malformed

@@ -1,11 +1,11 @@
-import type { ToolResult } from './hooks.js';
+import type { ToolResult } from '../api/hooks.js';
 import type { NextStep } from '../decider/nextStep.js';
 import type { CallPlan } from '../decider/planBatch.js';
 import { recordOutcome, type Outcome } from '../decider/recordOutcome.js';
 import type { RunCursor } from '../decider/runCursor.js';
 import { AgentError } from '../errors/agentError.js';
 import { describeThrown, ToolError } from '../errors/toolError.js';
-import { canonicalToolOutput } from '../messages/canonicalToolOutput.js';
+import { canonicalToolOutput } from '../events/canonicalToolOutput.js';
 import type { RawToolResult } from '../events/agentEvent.js';
 import type { ToolOutputMessage } from '../messages/chatMessage.js';
 import type { ToolCall } from '../messages/toolCall.js';

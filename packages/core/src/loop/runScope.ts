@@ -1,50 +1,9 @@
-import type { AgentOptions } from '../agent/agentOptions.js';
-import type { ToolResult } from './hooks.js';
+import type { AgentOptions } from '../api/agentOptions.js';
 import type { DeciderSettings } from '../decider/deciderSettings.js';
-import type { PendingEvent } from '../events/agentEvent.js';
-import type { ToolCall } from '../messages/toolCall.js';
-import type { AgentHandle } from './agentHandle.js';
-import type { AgentContext } from './agentContext.js';
-import type { RequestFingerprinter } from './requestFingerprint.js';
-import type { StreamWriter } from './streamWriter.js';
-
-/**
- * How a batch gets a tool's own result: by running the tool (the default), or, in a replay, from
- * the recording (SPEC RPL-5). It never throws: a failure is a result.
- */
-export type ToolRunner = (
-  toolCall: ToolCall,
-  context: AgentContext,
-  /** The stream revision of the batch's starts. */
-  at: { readonly revision: number },
-) => Promise<ToolResult>;
-
-/**
- * What a replay's run takes in before each decision (SPEC RPL-5, EVT-7): the events the recording
- * holds at `revision` and after it that others wrote during the run (decisions, stop requests),
- * or none. Each is given once. `moment` says where the run is: deciding its next step, or
- * recording an effect's outcome.
- */
-export type RecordedInputs = (revision: number, moment: InputMoment) => readonly PendingEvent[];
-
-/** Where a run takes in recorded inputs (see {@link RecordedInputs}). */
-export type InputMoment = 'decision' | 'outcome';
-
-/** What the caller gives a run (SPEC LOOP-10): an abort signal, and a callback per text delta. */
-export interface RunOptions {
-  readonly signal?: AbortSignal;
-  /** Each text delta of a streamed answer, as it arrives; chunks are not events. */
-  readonly onTextDelta?: (delta: string, context: TextDeltaContext) => void;
-  /** In a replay: what the recording says others wrote during the run (SPEC RPL-5). */
-  readonly recordedInputs?: RecordedInputs;
-}
-
-/** Where a text delta belongs. */
-export interface TextDeltaContext {
-  readonly streamId: string;
-  /** The completion's number in this run, from 1. */
-  readonly completion: number;
-}
+import type { AgentHandle } from '../api/agentHandle.js';
+import type { RunOptions, ToolRunner } from '../api/runOptions.js';
+import type { RequestFingerprinter } from '../events/requestFingerprint.js';
+import type { StreamWriter } from '../writer/streamWriter.js';
 
 /** What the interpreter works with: code and settings, the stream writer, and the ports of a run. */
 export interface RunScope {

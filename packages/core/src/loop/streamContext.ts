@@ -1,7 +1,7 @@
 import { idempotencyKey } from '../decider/planBatch.js';
 import type { ChatMessage } from '../messages/chatMessage.js';
 import type { ToolCall } from '../messages/toolCall.js';
-import type { StreamWriter } from './streamWriter.js';
+import type { StreamWriter } from '../writer/streamWriter.js';
 
 /** What every context reads of the stream: its id, the history, idempotency keys (SPEC TOOL-7). */
 export abstract class StreamContext {

@@ -1,4 +1,5 @@
-import type { InputMoment, RunScope } from './runScope.js';
+import type { RunScope } from './runScope.js';
+import type { InputMoment } from '../api/runOptions.js';
 
 /**
  * In a replay, takes in what the recording says others wrote during the run (a person's

@@ -29,3 +29,6 @@ export const ToolFeedback = {
   isApproved: (feedback: ToolFeedback | undefined): boolean => feedback?.kind === 'approved',
   isRefused: (feedback: ToolFeedback | undefined): boolean => feedback?.kind === 'refused',
 } as const;
+
+/** The text output the model sees when a person refuses a call (SPEC HITL-1). */
+export const REFUSAL_TEXT = 'This tool call was refused';

@@ -1,5 +1,5 @@
 import type * as OpenAiModule from 'openai';
-import { loadOptionalPeer } from '../support/loadOptionalPeer.js';
+import { loadOptionalPeer } from '../errors/loadOptionalPeer.js';
 
 /**
  * The `openai` client, an optional peer dependency: loaded when `@agentlog/core/openai` is

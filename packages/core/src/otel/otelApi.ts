@@ -1,5 +1,5 @@
 import type * as OtelApi from '@opentelemetry/api';
-import { loadOptionalPeer } from '../support/loadOptionalPeer.js';
+import { loadOptionalPeer } from '../errors/loadOptionalPeer.js';
 
 /**
  * `@opentelemetry/api`, an optional peer dependency, loaded once: the only module of agentlog that

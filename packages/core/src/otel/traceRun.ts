@@ -1,5 +1,5 @@
 import type { Attributes, Tracer } from '@opentelemetry/api';
-import type { RunWrapper } from '../agent/runWrapper.js';
+import type { RunWrapper } from '../api/runWrapper.js';
 import type { AgentStopped } from '../events/agentEvent.js';
 import { markFailed, runErrorType } from './markFailed.js';
 import { otelApi } from './otelApi.js';

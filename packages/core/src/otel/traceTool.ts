@@ -1,7 +1,7 @@
 import type { Tracer } from '@opentelemetry/api';
 import { ToolError } from '../errors/toolError.js';
 import { isApprovalGate, runsOnlyWhenApproved } from '../tools/approvalRequired.js';
-import type { Tool } from '../tools/tool.js';
+import type { Tool } from '../api/tool.js';
 import { isToolOutputKind } from '../messages/toolOutput.js';
 import { errorType, markFailed } from './markFailed.js';
 import { otelApi } from './otelApi.js';

@@ -17,4 +17,4 @@ export {
   maxStreamIdLength,
 } from '../store/streamValidation.js';
 export { createStreamDrain } from '../store/streamDrain.js';
-export { loadOptionalPeer } from '../support/loadOptionalPeer.js';
+export { loadOptionalPeer } from '../errors/loadOptionalPeer.js';

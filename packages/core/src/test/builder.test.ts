@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../agent/agent.js';
-import type { Tool } from '../tools/tool.js';
+import type { Tool } from '../api/tool.js';
 import { tool } from '../tools/createTool.js';
 import { scriptedModel, textResponse } from '../testing/scriptedModel.js';
 import { stopTool } from '../tools/stopTool.js';

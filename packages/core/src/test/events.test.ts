@@ -11,7 +11,7 @@ import type { StreamEvent } from '../ports/eventStore.js';
 import { createInMemoryEventStore } from '../store/inMemoryEventStore.js';
 import { tool } from '../tools/createTool.js';
 import { stopTool } from '../tools/stopTool.js';
-import { requestFingerprint } from '../loop/requestFingerprint.js';
+import { requestFingerprint } from '../events/requestFingerprint.js';
 import { counterIds, fixedClock } from '../testing/fixedClock.js';
 import { given } from '../testing/given.js';
 import { scriptedModel, textResponse, toolCallResponse } from '../testing/scriptedModel.js';

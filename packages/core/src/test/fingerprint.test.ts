@@ -4,7 +4,7 @@ import type { AgentEvent } from '../events/agentEvent.js';
 import { initialState, type AgentState } from '../events/agentState.js';
 import { evolve } from '../events/evolve.js';
 import { completionMessages } from '../events/stateQueries.js';
-import { RequestFingerprinter, requestFingerprint } from '../loop/requestFingerprint.js';
+import { RequestFingerprinter, requestFingerprint } from '../events/requestFingerprint.js';
 import type { ToolSpec } from '../ports/chatCompletion.js';
 
 // The incremental fingerprint must give exactly the digests of hashing the whole request, the

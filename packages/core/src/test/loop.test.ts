@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { AgentHandle } from '../loop/agentHandle.js';
+import type { AgentHandle } from '../api/agentHandle.js';
 import { ToolOutput } from '../messages/toolOutput.js';
 import { tool } from '../tools/createTool.js';
 import { textResponse, toolCallResponse } from '../testing/scriptedModel.js';

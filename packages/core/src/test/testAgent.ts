@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Agent } from '../agent/agent.js';
 import { tool } from '../tools/createTool.js';
-import type { Tool } from '../tools/tool.js';
+import type { Tool } from '../api/tool.js';
 import type { AgentBuilder } from '../agent/agentBuilder.js';
 import type { EventStore, StreamEvent } from '../ports/eventStore.js';
 import { createInMemoryEventStore } from '../store/inMemoryEventStore.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ToolError } from '../errors/toolError.js';
 import { ToolOutput } from '../messages/toolOutput.js';
-import type { Tool } from '../tools/tool.js';
+import type { Tool } from '../api/tool.js';
 import { tool } from '../tools/createTool.js';
 import { textResponse, toolCallResponse } from '../testing/scriptedModel.js';
 import { rejection, testAgent } from './testAgent.js';

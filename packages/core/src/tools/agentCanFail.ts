@@ -1,4 +1,4 @@
-import type { AgentContext } from '../loop/agentContext.js';
+import type { AgentContext } from '../api/agentContext.js';
 import { ToolError } from '../errors/toolError.js';
 import type { ToolCall } from '../messages/toolCall.js';
 import { ToolOutput } from '../messages/toolOutput.js';
@@ -6,7 +6,7 @@ import type { ToolSpec } from '../ports/chatCompletion.js';
 import { canonicalJson, jsonRoundTrip } from '../support/json.js';
 import type { JsonObject } from '../support/json.js';
 import { parseJsonArgs } from './toolArguments.js';
-import type { Tool } from './tool.js';
+import type { Tool } from '../api/tool.js';
 
 const NAME = 'task_failed';
 const DESCRIPTION =

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentContext } from '../loop/agentContext.js';
+import type { AgentContext } from '../api/agentContext.js';
 import type { ToolCall } from '../messages/toolCall.js';
 import { ToolFeedback } from '../messages/toolFeedback.js';
 import { ToolOutput } from '../messages/toolOutput.js';
-import { approvalRequired, REFUSAL_TEXT } from './approvalRequired.js';
-import type { Tool } from './tool.js';
+import { approvalRequired } from './approvalRequired.js';
+import { REFUSAL_TEXT } from '../messages/toolFeedback.js';
+import type { Tool } from '../api/tool.js';
 
 /** A context that holds decisions per call id and consumes one when it is read, as the agent does. */
 function fakeContext(decisions: Record<string, ToolFeedback> = {}) {

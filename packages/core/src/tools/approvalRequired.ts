@@ -1,5 +1,7 @@
 import { ToolOutput } from '../messages/toolOutput.js';
-import type { Tool } from './tool.js';
+import { REFUSAL_TEXT } from '../messages/toolFeedback.js';
+
+import type { Tool } from '../api/tool.js';
 
 /**
  * Marks a tool that runs its side effect only for a call that holds an approval: the start of
@@ -11,9 +13,6 @@ export const runsOnlyWhenApproved = Symbol('agentlog.runsOnlyWhenApproved');
 export function isApprovalGate(tool: Tool): boolean {
   return (tool as { [runsOnlyWhenApproved]?: true })[runsOnlyWhenApproved] === true;
 }
-
-/** The text output the model sees when a person refuses a call (SPEC HITL-1). */
-export const REFUSAL_TEXT = 'This tool call was refused';
 
 /**
  * Wraps a tool so each call waits for a person's decision (SPEC HITL-1). It keeps the inner tool's

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { AgentContext } from '../loop/agentContext.js';
+import type { AgentContext } from '../api/agentContext.js';
 import { AgentError } from '../errors/agentError.js';
 import { ToolError } from '../errors/toolError.js';
 import { ToolOutput } from '../messages/toolOutput.js';

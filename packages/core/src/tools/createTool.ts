@@ -1,10 +1,10 @@
 import type { z } from 'zod';
-import type { AgentContext } from '../loop/agentContext.js';
+import type { AgentContext } from '../api/agentContext.js';
 import { AgentError } from '../errors/agentError.js';
 import type { ToolOutput } from '../messages/toolOutput.js';
 import type { ToolSpec } from '../ports/chatCompletion.js';
 import { toolArguments } from './toolArguments.js';
-import type { Tool } from './tool.js';
+import type { Tool } from '../api/tool.js';
 
 // OpenAI's rule for function names; other providers accept a superset.
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentContext } from '../loop/agentContext.js';
+import type { AgentContext } from '../api/agentContext.js';
 import { ToolOutput } from '../messages/toolOutput.js';
 import { stopTool } from './stopTool.js';
 

@@ -1,6 +1,6 @@
 import { ToolOutput } from '../messages/toolOutput.js';
 import type { ToolSpec } from '../ports/chatCompletion.js';
-import type { Tool } from './tool.js';
+import type { Tool } from '../api/tool.js';
 
 const STOP_SPEC: ToolSpec = {
   name: 'stop',

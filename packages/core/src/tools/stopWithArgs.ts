@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { AgentContext } from '../loop/agentContext.js';
+import type { AgentContext } from '../api/agentContext.js';
 import { ToolError } from '../errors/toolError.js';
 import type { ToolCall } from '../messages/toolCall.js';
 import { ToolOutput } from '../messages/toolOutput.js';
@@ -7,7 +7,7 @@ import type { ToolSpec } from '../ports/chatCompletion.js';
 import { findNonJson, jsonRoundTrip } from '../support/json.js';
 import type { JsonObject, JsonValue } from '../support/json.js';
 import { parseJsonArgs, toolArguments } from './toolArguments.js';
-import type { Tool } from './tool.js';
+import type { Tool } from '../api/tool.js';
 
 const NAME = 'stop';
 const DESCRIPTION = 'When you have completed your task, call this with your expected output.';

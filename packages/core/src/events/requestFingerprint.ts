@@ -1,5 +1,5 @@
 import { createHash, type Hash } from 'node:crypto';
-import { messagesLineage } from '../events/stateQueries.js';
+import { messagesLineage } from './stateQueries.js';
 import type { CompletionRequest } from '../ports/chatCompletion.js';
 import { canonicalJson } from '../support/json.js';
 

@@ -1,4 +1,6 @@
+import type { Observable } from 'rxjs';
 import type { AgentContext } from './agentContext.js';
+import type { AgentEvent } from '../events/agentEvent.js';
 import type { AgentState } from '../events/agentState.js';
 import type { StopReason } from '../events/stopReason.js';
 import type { ChatMessage } from '../messages/chatMessage.js';
@@ -10,6 +12,8 @@ import type { ChatMessage } from '../messages/chatMessage.js';
  */
 export interface AgentHandle {
   readonly streamId: string;
+  /** The events this agent appends, as they are stored. */
+  readonly events$: Observable<AgentEvent>;
   /** The fold of the stream, with the events this step holds back. */
   state(): AgentState;
   /** Why the agent stopped; `undefined` while it is pending or running (SPEC STOP-6). */

@@ -1,25 +1,14 @@
 import { Subject } from 'rxjs';
 import { AgentError } from '../errors/agentError.js';
 import { ConcurrencyError } from '../errors/concurrencyError.js';
-import { InvalidEventError } from '../errors/invalidEventError.js';
-import {
-  CURRENT_SCHEMA_VERSION,
-  type AgentEvent,
-  type PendingEvent,
-} from '../events/agentEvent.js';
+import type { AgentEvent, PendingEvent } from '../events/agentEvent.js';
 import type { AgentState } from '../events/agentState.js';
-import { checkDraft } from '../events/checkEvent.js';
-import { foldInto } from '../events/evolve.js';
-import { editableDraft, publish } from '../events/stateDraft.js';
 import { foldStream } from '../events/foldEvents.js';
 import { mayRebase } from '../decider/mayRebase.js';
 import type { EventStore } from '../ports/eventStore.js';
 import { foldRead, rememberFold } from './foldCache.js';
+import { foldDrafts, stampEvent, type Draft } from './stampEvents.js';
 import { storeFault } from './storeFault.js';
-import { eventDataSchemas } from '../events/eventSchemas.js';
-import type { Check } from '../support/checks.js';
-import { findNonJson, markParsedJson, parsedCopy } from '../support/json.js';
-import { MIN_SECRET_LENGTH, REDACTED } from '../support/secretMasker.js';
 
 /**
  * The only way state changes: stamps events with metadata, checks them against the state
@@ -146,25 +135,8 @@ export class StreamWriter {
     return result;
   }
 
-  /**
-   * Stamps an event and copies its data as a store would hand it back (SPEC EVT-2), with every
-   * secret masked (SPEC RPL-3), then checks the copy exactly as reading will (SPEC EVT-6): what
-   * is appended always reads back.
-   */
   #draft(event: PendingEvent): Draft {
-    // The strict walk names what is not JSON; the copy is native: what a store hands back.
-    const nonJson = nonJsonIn(event.data);
-    if (nonJson !== undefined)
-      throw new InvalidEventError(event.type, undefined, `${nonJson} is not JSON`);
-    const data: unknown = maskedCopy(event.data, this.secrets());
-    const problem = (eventDataSchemas[event.type] as Check<unknown> | undefined)?.(data, '');
-    if (problem !== undefined) throw new InvalidEventError(event.type, undefined, problem);
-    const metadata = {
-      eventId: this.ids(),
-      at: this.clock().toISOString(),
-      schemaVersion: CURRENT_SCHEMA_VERSION,
-    };
-    return { type: event.type, data, metadata };
+    return stampEvent(event, { clock: this.clock, ids: this.ids, secrets: this.secrets() });
   }
 
   async #append(durable: boolean): Promise<AgentEvent[]> {
@@ -234,56 +206,4 @@ export class StreamWriter {
     if (!mayRebase(foreign)) return undefined;
     return foldStream(foreign, base).state;
   }
-}
-
-/** An event stamped with its id and time, before the store gives it a revision. */
-interface Draft {
-  readonly type: string;
-  readonly data: unknown;
-  readonly metadata: Omit<AgentEvent['metadata'], 'revision'>;
-}
-
-function foldDrafts(
-  base: AgentState,
-  drafts: readonly Draft[],
-): { state: AgentState; events: AgentEvent[] } {
-  const draft = editableDraft(base);
-  const events: AgentEvent[] = [];
-  for (const { type, data, metadata } of drafts) {
-    const event = {
-      type,
-      data,
-      metadata: { ...metadata, revision: draft.revision + 1 },
-    } as AgentEvent;
-    const problem = checkDraft(draft, event);
-    if (problem !== undefined) throw new InvalidEventError(event.type, undefined, problem);
-    foldInto(draft, event);
-    events.push(event);
-  }
-  return { state: publish(draft), events };
-}
-
-function nonJsonIn(value: unknown): string | undefined {
-  try {
-    return findNonJson(value);
-  } catch {
-    // A cyclic value recurses until the stack runs out.
-    return '$ (cyclic or too deeply nested)';
-  }
-}
-
-/**
- * The data as a store hands it back, with every occurrence of a secret replaced, in any string
- * of it: a key the model or a tool echoes is never stored. Without secrets it is a plain copy.
- */
-function maskedCopy<T>(value: T, secrets: readonly string[]): T {
-  if (secrets.length === 0) return parsedCopy(value);
-  let text = JSON.stringify(value);
-  for (const secret of secrets) {
-    if (secret.length < MIN_SECRET_LENGTH) continue;
-    // The secret as it appears inside a JSON string (escapes included).
-    const escaped = JSON.stringify(secret).slice(1, -1);
-    if (text.includes(escaped)) text = text.split(escaped).join(REDACTED);
-  }
-  return markParsedJson(JSON.parse(text) as T);
 }

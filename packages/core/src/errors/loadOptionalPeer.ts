@@ -1,4 +1,4 @@
-import { AgentlogError } from '../errors/agentlogError.js';
+import { AgentlogError } from './agentlogError.js';
 
 /**
  * Loads an optional peer dependency (a database driver, the `openai` client) for the entry point

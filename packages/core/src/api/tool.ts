@@ -1,4 +1,4 @@
-import type { AgentContext } from '../loop/agentContext.js';
+import type { AgentContext } from './agentContext.js';
 import type { ToolCall } from '../messages/toolCall.js';
 import type { ToolOutput } from '../messages/toolOutput.js';
 import type { ToolSpec } from '../ports/chatCompletion.js';

@@ -1,5 +1,5 @@
-import { toolOutputCheck } from '../events/eventSchemas.js';
-import type { ToolOutput } from './toolOutput.js';
+import { toolOutputCheck } from './eventSchemas.js';
+import type { ToolOutput } from '../messages/toolOutput.js';
 
 /**
  * What is wrong with a value offered as a tool output, checked exactly as a stored event is

@@ -3,7 +3,7 @@ import { foldStream } from '../events/foldEvents.js';
 import type { EventStore, StreamEvent } from '../ports/eventStore.js';
 import { InvalidEventError } from '../errors/invalidEventError.js';
 import { storeFault } from './storeFault.js';
-import type { FingerprintSnapshot } from './requestFingerprint.js';
+import type { FingerprintSnapshot } from '../events/requestFingerprint.js';
 
 /** The fold of a stream as an agent of this process last saw it, and the id of its last event. */
 interface CachedFold {

@@ -1,8 +1,8 @@
-import type { HookKind, HookRegistry, Hooks, Logger } from '../loop/hooks.js';
-import type { ToolRunner } from '../loop/runScope.js';
+import type { HookKind, HookRegistry, Hooks, Logger } from './hooks.js';
+import type { ToolRunner } from './runOptions.js';
 import type { ChatCompletion } from '../ports/chatCompletion.js';
 import type { EventStore } from '../ports/eventStore.js';
-import type { Tool } from '../tools/tool.js';
+import type { Tool } from './tool.js';
 import type { RunWrapper } from './runWrapper.js';
 
 /**
