@@ -21,12 +21,11 @@ export type { NextStep } from './decider/nextStep.js';
 export { recordOutcome } from './decider/recordOutcome.js';
 export type { Outcome, Recorded } from './decider/recordOutcome.js';
 export { decideCommand, foreignRun } from './decider/decideCommand.js';
-export type { Command, CommandContext } from './decider/decideCommand.js';
+export type { Command } from './decider/decideCommand.js';
 export { planBatch } from './decider/planBatch.js';
-export type { CallPlan, BatchPlan } from './decider/planBatch.js';
-export { setupCursor, betweenSteps } from './decider/runCursor.js';
-export type { RunCursor, StopCandidate } from './decider/runCursor.js';
-export type { DeciderSettings, ToolPolicy } from './decider/deciderSettings.js';
+export { setupCursor, startCursor } from './decider/runCursor.js';
+export type { RunCursor, RunCommand } from './decider/runCursor.js';
+export type { DeciderSettings } from './decider/deciderSettings.js';
 
 // Decisions and stops without an agent (SPEC HITL-12).
 export { recordDecision } from './commands/recordDecision.js';
