@@ -28,7 +28,7 @@ import {
 } from '../storeErrors.js';
 import { createSqliteSubscriptions } from './createSqliteSubscriptions.js';
 import { toSqliteEvent } from './toSqliteEvent.js';
-import { openAgentlogDatabase } from './openAgentlogDatabase.js';
+import { busyTimeoutMs, openAgentlogDatabase } from './openAgentlogDatabase.js';
 
 /** Options of `createSqliteEventStore`. */
 export interface SqliteEventStoreOptions {
@@ -45,6 +45,12 @@ export interface SqliteEventStoreOptions {
    *   drop the last appends, including the start of a tool that then ran.
    */
   readonly durability?: SqliteDurability;
+  /**
+   * How long, in milliseconds, an operation waits for another process's lock before it fails
+   * with `storeUnavailable` (default 5000). better-sqlite3 waits synchronously, so this is also
+   * the longest the event loop is blocked by one operation.
+   */
+  readonly busyTimeoutMs?: number;
 }
 
 /** What a committed SQLite append survives; see `SqliteEventStoreOptions.durability`. */
@@ -98,27 +104,49 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
       `SQLite durability must be one of ${durabilities.join(', ')}, not ${String(durability)}`,
     );
   }
+  const timeoutMs = options.busyTimeoutMs ?? busyTimeoutMs;
+  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 0) {
+    throw new AgentlogError(
+      'invalidConfiguration',
+      `SQLite busyTimeoutMs must be an integer >= 0, not ${String(timeoutMs)}`,
+    );
+  }
   const label = `SQLite store ${path}`;
   const where = (streamId: string): string => streamWhere(label, streamId);
-  const db = guardStoreSync(label, 'opening the database failed', () => openAgentlogDatabase(path));
   // Set on purpose: SQLite's default differs between the connection that switched the file to
   // WAL (FULL) and every later one (NORMAL, as better-sqlite3 builds it).
   const relaxed = synchronousLevel(durability, false);
-  let sql: ReturnType<typeof prepare>;
-  try {
-    sql = guardStoreSync(label, 'opening the database failed', () => {
+  const connection = guardStoreSync(label, 'opening the database failed', () => {
+    const db = openAgentlogDatabase(path, timeoutMs);
+    try {
       db.pragma(`synchronous = ${relaxed}`);
-      return prepare(db);
-    });
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    return { current: () => db, close: () => db.close() };
+  });
+  // Statements follow the connection, which a later change may replace.
+  let prepared: { db: Database.Database; sql: Statements } | undefined;
+  const statements = (): Statements => {
+    const db = connection.current();
+    if (prepared?.db !== db) prepared = { db, sql: prepare(db) };
+    return prepared.sql;
+  };
+  try {
+    guardStoreSync(label, 'opening the database failed', statements);
   } catch (error) {
-    db.close();
+    connection.close();
     throw error;
   }
+  // Read-write, the connection never changes.
+  const db = connection.current();
   const actualRevision = (streamId: string): number | 'noStream' =>
-    sql.last.get(streamId) ?? 'noStream';
+    statements().last.get(streamId) ?? 'noStream';
 
   const write = db.transaction(
     (streamId: string, events: readonly NewStreamEvent[], expected: ExpectedRevision) => {
+      const sql = statements();
       const actual = actualRevision(streamId);
       const last = actual === 'noStream' ? -1 : actual;
       const decision = decideAppend(
@@ -193,7 +221,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
     rows.map(([revision, json]) =>
       toSqliteEvent(json, revision, (problem) => {
         const type = guardStoreSync(where(streamId), 'the read failed', () =>
-          sql.typeAt.get(streamId, revision),
+          statements().typeAt.get(streamId, revision),
         );
         return new InvalidEventError(
           type ?? '(unknown)',
@@ -209,7 +237,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
   const readPage = (streamId: string, from: number, maxCount: number): StreamEvent[] => {
     assertOpen();
     const rows = guardStoreSync(where(streamId), 'the read failed', () =>
-      sql.forwards.all(streamId, from, maxCount),
+      statements().forwards.all(streamId, from, maxCount),
     );
     return checked(streamId, toEvents(streamId, rows), { fromRevision: from });
   };
@@ -218,14 +246,14 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
     const from = options.fromRevision;
     // SQLite reads a negative LIMIT as "no limit".
     const rows = guardStoreSync(where(streamId), 'the read failed', () =>
-      sql.backwards.all(streamId, from ?? Number.MAX_SAFE_INTEGER, options.maxCount ?? -1),
+      statements().backwards.all(streamId, from ?? Number.MAX_SAFE_INTEGER, options.maxCount ?? -1),
     );
     const top = rows[0]?.[0];
     // Read from a revision the stream does not hold: either it is beyond the end, or the rows
     // from the first one read up to it were deleted. Only then does it take a second query.
     if (top !== undefined && from !== undefined && top < from) {
       const next = guardStoreSync(where(streamId), 'the read failed', () =>
-        sql.nextAbove.get(streamId, from),
+        statements().nextAbove.get(streamId, from),
       );
       if (next !== undefined && next !== null) throw revisionJump(streamId, label, top, next);
     }
@@ -248,7 +276,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
         return guardStoreSync(
           label,
           'watching for appends failed',
-          () => sql.dataVersion.get() ?? 0,
+          () => statements().dataVersion.get() ?? 0,
         );
       },
     },
@@ -268,15 +296,19 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
     subscribeToStream: (streamId, subscribeOptions) =>
       subscriptions.subscribe(streamId, subscribeOptions?.fromRevision),
     listStreams: () =>
-      run(() => guardStoreSync(label, 'listing the streams failed', () => sql.streams.all())),
+      run(() =>
+        guardStoreSync(label, 'listing the streams failed', () => statements().streams.all()),
+      ),
     close: () => {
       if (closed) return;
       closed = true;
       subscriptions.close(closedError());
-      guardStoreSync(label, 'closing the database failed', () => db.close());
+      guardStoreSync(label, 'closing the database failed', () => connection.close());
     },
   };
 }
+
+type Statements = ReturnType<typeof prepare>;
 
 /** A stored event as the reads return it: its revision column and its JSON. */
 type StoredRow = [revision: number, event: string];
