@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import {
+  AgentError,
   AgentlogError,
   ConcurrencyError,
   InvalidEventError,
@@ -29,6 +30,7 @@ import {
 import { createSqliteSubscriptions } from './createSqliteSubscriptions.js';
 import { toSqliteEvent } from './toSqliteEvent.js';
 import { busyTimeoutMs, openAgentlogDatabase } from './openAgentlogDatabase.js';
+import { openReadonlyDatabase } from './openReadonlyDatabase.js';
 
 /** Options of `createSqliteEventStore`. */
 export interface SqliteEventStoreOptions {
@@ -45,6 +47,13 @@ export interface SqliteEventStoreOptions {
    *   drop the last appends, including the start of a tool that then ran.
    */
   readonly durability?: SqliteDurability;
+  /**
+   * Opens the file read-only (default false): no schema is created or migrated, so a missing
+   * file, or one without the agentlog schema, is refused naming the path; appends are refused
+   * with `AgentError('storeFailed')`; nothing is written in the file or beside it (SPEC REV-2).
+   * Reads never wait for another process's write lock.
+   */
+  readonly readonly?: boolean;
   /**
    * How long, in milliseconds, an operation waits for another process's lock before it fails
    * with `storeUnavailable` (default 5000). better-sqlite3 waits synchronously, so this is also
@@ -111,12 +120,14 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
       `SQLite busyTimeoutMs must be an integer >= 0, not ${String(timeoutMs)}`,
     );
   }
+  const readonly = options.readonly === true;
   const label = `SQLite store ${path}`;
   const where = (streamId: string): string => streamWhere(label, streamId);
   // Set on purpose: SQLite's default differs between the connection that switched the file to
   // WAL (FULL) and every later one (NORMAL, as better-sqlite3 builds it).
   const relaxed = synchronousLevel(durability, false);
   const connection = guardStoreSync(label, 'opening the database failed', () => {
+    if (readonly) return openReadonlyDatabase(path, timeoutMs);
     const db = openAgentlogDatabase(path, timeoutMs);
     try {
       db.pragma(`synchronous = ${relaxed}`);
@@ -126,7 +137,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
     }
     return { current: () => db, close: () => db.close() };
   });
-  // Statements follow the connection, which a later change may replace.
+  // A read-only store may move from a copy of the file to the file: statements follow it.
   let prepared: { db: Database.Database; sql: Statements } | undefined;
   const statements = (): Statements => {
     const db = connection.current();
@@ -201,6 +212,12 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
     expected: ExpectedRevision,
     durable: boolean,
   ): AppendResult => {
+    if (readonly) {
+      throw new AgentError(
+        'storeFailed',
+        `${where(streamId)}: the append was refused: the store was opened read-only (readonly: true)`,
+      );
+    }
     assertValidStreamId(streamId);
     assertValidExpectedRevision(expected);
     assertValidNewEvents(events);
