@@ -139,9 +139,14 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
   });
   // A read-only store may move from a copy of the file to the file: statements follow it.
   let prepared: { db: Database.Database; sql: Statements } | undefined;
+  // How often it moved: `data_version` counts per connection, so a move must count as a change.
+  let moves = -1;
   const statements = (): Statements => {
     const db = connection.current();
-    if (prepared?.db !== db) prepared = { db, sql: prepare(db) };
+    if (prepared?.db !== db) {
+      prepared = { db, sql: prepare(db) };
+      moves += 1;
+    }
     return prepared.sql;
   };
   try {
@@ -290,11 +295,10 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
       readPage,
       dataVersion: () => {
         assertOpen();
-        return guardStoreSync(
-          label,
-          'watching for appends failed',
-          () => statements().dataVersion.get() ?? 0,
-        );
+        return guardStoreSync(label, 'watching for appends failed', () => {
+          const version = statements().dataVersion.get() ?? 0;
+          return moves * 2 ** 32 + version;
+        });
       },
     },
     pollMs,

@@ -154,18 +154,19 @@ describe('a SQLite store opened read-only (REV-2)', () => {
     }
   }, 60_000);
 
-  it('REV-2 SQLite: sees what a writer appends after it opened, whether the writer still has the file open or has closed it', async () => {
+  it('REV-2 SQLite: reads and subscriptions see what a writer appends after the store opened, whether the writer keeps the file open or has closed it', async () => {
     const folder = freshFolder();
     const path = await storedDatabase(folder);
     const reader = createSqliteEventStore({ path, readonly: true });
     expect(await ids(reader, 'a')).toEqual(['a0', 'a1']);
+    // Subscribed while no writer has the file open.
+    const live = firstValueFrom(
+      reader.subscribeToStream('a').pipe(take(4), toArray(), timeout(10_000)),
+    );
 
     const writer = createSqliteEventStore({ path });
     await writer.appendToStream('a', [event('a2', 2)], { expectedRevision: 1 });
     expect(await ids(reader, 'a')).toEqual(['a0', 'a1', 'a2']);
-    const live = firstValueFrom(
-      reader.subscribeToStream('a').pipe(take(4), toArray(), timeout(10_000)),
-    );
     await writer.appendToStream('a', [event('a3', 3)], { expectedRevision: 2 });
     expect((await live).map((e) => e.metadata.eventId)).toEqual(['a0', 'a1', 'a2', 'a3']);
     writer.close();
@@ -174,6 +175,19 @@ describe('a SQLite store opened read-only (REV-2)', () => {
     await later.appendToStream('c', [event('c0')], { expectedRevision: 'noStream' });
     later.close();
     expect(await reader.listStreams()).toEqual(['a', 'b', 'c']);
+    reader.close();
+  });
+
+  it('REV-2 SQLite: a subscription opened while no writer has the file open gets the events a writer appends later', async () => {
+    const path = await storedDatabase(freshFolder());
+    const reader = createSqliteEventStore({ path, readonly: true });
+    const delivered = firstValueFrom(
+      reader.subscribeToStream('b').pipe(take(2), toArray(), timeout(10_000)),
+    );
+    const writer = createSqliteEventStore({ path });
+    await writer.appendToStream('b', [event('b1', 1)], { expectedRevision: 0 });
+    expect((await delivered).map((e) => e.metadata.eventId)).toEqual(['b0', 'b1']);
+    writer.close();
     reader.close();
   });
 
