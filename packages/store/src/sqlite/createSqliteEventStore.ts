@@ -28,6 +28,11 @@ import {
   type ReadShape,
 } from '../storeErrors.js';
 import { createSqliteSubscriptions } from './createSqliteSubscriptions.js';
+import {
+  prepareSqliteStatements,
+  type SqliteStatements,
+  type StoredRow,
+} from './prepareSqliteStatements.js';
 import { toSqliteEvent } from './toSqliteEvent.js';
 import { busyTimeoutMs, openAgentlogDatabase } from './openAgentlogDatabase.js';
 import { openReadonlyDatabase } from './openReadonlyDatabase.js';
@@ -138,13 +143,13 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
     return { current: () => db, close: () => db.close() };
   });
   // A read-only store may move from a copy of the file to the file: statements follow it.
-  let prepared: { db: Database.Database; sql: Statements } | undefined;
+  let prepared: { db: Database.Database; sql: SqliteStatements } | undefined;
   // How often it moved: `data_version` counts per connection, so a move must count as a change.
   let moves = -1;
-  const statements = (): Statements => {
+  const statements = (): SqliteStatements => {
     const db = connection.current();
     if (prepared?.db !== db) {
-      prepared = { db, sql: prepare(db) };
+      prepared = { db, sql: prepareSqliteStatements(db) };
       moves += 1;
     }
     return prepared.sql;
@@ -326,46 +331,6 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
       subscriptions.close(closedError());
       guardStoreSync(label, 'closing the database failed', () => connection.close());
     },
-  };
-}
-
-type Statements = ReturnType<typeof prepare>;
-
-/** A stored event as the reads return it: its revision column and its JSON. */
-type StoredRow = [revision: number, event: string];
-
-function prepare(db: Database.Database) {
-  return {
-    last: db
-      .prepare('SELECT max(revision) FROM agentlog_events WHERE stream_id = ?')
-      .pluck() as Database.Statement<[string], number | null>,
-    // An indexed lookup of one id (UNIQUE (stream_id, event_id)): decideAppend asks per id.
-    storedId: db
-      .prepare('SELECT revision FROM agentlog_events WHERE stream_id = ? AND event_id = ?')
-      .pluck() as Database.Statement<[string, string], number | undefined>,
-    insert: db.prepare<[string, number, string, string, string]>(
-      'INSERT INTO agentlog_events (stream_id, revision, event_id, type, event) VALUES (?, ?, ?, ?, ?)',
-    ),
-    forwards: db
-      .prepare(
-        'SELECT revision, event FROM agentlog_events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?',
-      )
-      .raw() as Database.Statement<[string, number, number], StoredRow>,
-    backwards: db
-      .prepare(
-        'SELECT revision, event FROM agentlog_events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC LIMIT ?',
-      )
-      .raw() as Database.Statement<[string, number, number], StoredRow>,
-    nextAbove: db
-      .prepare('SELECT min(revision) FROM agentlog_events WHERE stream_id = ? AND revision > ?')
-      .pluck() as Database.Statement<[string, number], number | null>,
-    typeAt: db
-      .prepare('SELECT type FROM agentlog_events WHERE stream_id = ? AND revision = ?')
-      .pluck() as Database.Statement<[string, number], string>,
-    streams: db
-      .prepare('SELECT stream_id FROM agentlog_events WHERE revision = 0 ORDER BY position')
-      .pluck() as Database.Statement<[], string>,
-    dataVersion: db.prepare('PRAGMA data_version').pluck() as Database.Statement<[], number>,
   };
 }
 
