@@ -30,7 +30,7 @@ export const listCommand: CliCommand = {
       );
   },
   async run(parsed, io) {
-    const opened = await openStore(parsed.string('store'), io);
+    const opened = await openStore(parsed.string('store'), io, { readonly: true });
     const rows: string[][] = [['stream', 'status', 'last event', 'events', 'waiting']];
     let unreadable;
     try {

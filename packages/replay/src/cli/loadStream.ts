@@ -16,7 +16,8 @@ export interface LoadedStream {
 /**
  * Reads `target` (a `.jsonl` file, or a stream id in the `--store` store; optional when that
  * store is one JSONL file) and folds it. An empty or unknown stream, and events that contradict
- * each other (the `InvalidEventError` message), are a `CliError`.
+ * each other (the `InvalidEventError` message), are a `CliError`. The store is opened read-only
+ * (SPEC REV-2): inspect, show and report only read.
  */
 export async function loadStream(
   target: string | undefined,
@@ -26,7 +27,7 @@ export async function loadStream(
   const opened =
     target !== undefined && /\.jsonl$/i.test(target)
       ? await openJsonl(target, resolve(io.cwd, target))
-      : await openStore(where, io);
+      : await openStore(where, io, { readonly: true });
   try {
     const streamId = target === undefined || opened.kind === 'jsonl' ? opened.soleStream : target;
     if (streamId === undefined) throw new CliError('name the stream (or a .jsonl file) to read');

@@ -18,14 +18,29 @@ export interface OpenedStore {
   close(): Promise<void>;
 }
 
+/** How a command opens its store. */
+export interface OpenStoreOptions {
+  /**
+   * Read-only (SPEC REV-2), for the commands that only read: a SQLite file is opened read-only,
+   * writing nothing in it or beside it and never waiting for another process's write lock.
+   * PostgreSQL and KurrentDB stores are opened as usual; the reading commands only read them.
+   */
+  readonly readonly?: boolean;
+}
+
 /**
  * Opens the store that `--store` names (see {@link storeKind}): a `postgres://` or
  * `postgresql://` URL, a `kurrentdb://` URL, a `.jsonl` file (one read-only stream), or else a
  * SQLite file, by default `.agentlog/agentlog.db` under `io.cwd`. A missing SQLite file is
- * refused, never created. Opening a database connects lazily: an unreachable server fails the
+ * refused, never created; with `readonly`, a SQLite file is only read (see
+ * {@link OpenStoreOptions}). Opening a database connects lazily: an unreachable server fails the
  * first read with the adapter's `AgentError('storeUnavailable')`, which names the store.
  */
-export async function openStore(where: string | undefined, io: CliIo): Promise<OpenedStore> {
+export async function openStore(
+  where: string | undefined,
+  io: CliIo,
+  options: OpenStoreOptions = {},
+): Promise<OpenedStore> {
   // Each adapter is loaded on demand, only the one the store needs: their drivers take a while
   // to load, and a JSONL file or --help needs none of them.
   const given = where ?? '.agentlog/agentlog.db';
@@ -44,7 +59,7 @@ export async function openStore(where: string | undefined, io: CliIo): Promise<O
   if (kind === 'jsonl') return openJsonl(given, path);
   if (!existsSync(path)) throw new CliError(`no agentlog database at ${given}`);
   const { createSqliteEventStore } = await import('@agentlog/store/sqlite');
-  const store = createSqliteEventStore({ path });
+  const store = createSqliteEventStore({ path, readonly: options.readonly === true });
   return {
     store,
     kind: 'sqlite',

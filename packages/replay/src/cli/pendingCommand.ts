@@ -31,7 +31,7 @@ export const pendingCommand: CliCommand = {
       );
   },
   async run(parsed, io) {
-    const opened = await openStore(parsed.string('store'), io);
+    const opened = await openStore(parsed.string('store'), io, { readonly: true });
     const rows: string[][] = [];
     let unreadable;
     try {

@@ -54,7 +54,7 @@ export const replayCommand: CliCommand = {
     if (agentPath === undefined)
       throw new CliError('missing --agent <module>; see agentlog replay --help');
     const opened: OpenedStore | undefined =
-      where === undefined ? undefined : await openStore(where, io);
+      where === undefined ? undefined : await openStore(where, io, { readonly: true });
     try {
       const sessions = await collectSessions(parsed.positionals, opened, io.cwd);
       const agents = await loadAgentModule(agentPath, io.cwd);

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import {
+  AgentError,
   AgentlogError,
   ConcurrencyError,
   InvalidEventError,
@@ -27,8 +28,14 @@ import {
   type ReadShape,
 } from '../storeErrors.js';
 import { createSqliteSubscriptions } from './createSqliteSubscriptions.js';
+import {
+  prepareSqliteStatements,
+  type SqliteStatements,
+  type StoredRow,
+} from './prepareSqliteStatements.js';
 import { toSqliteEvent } from './toSqliteEvent.js';
-import { openAgentlogDatabase } from './openAgentlogDatabase.js';
+import { busyTimeoutMs, openAgentlogDatabase } from './openAgentlogDatabase.js';
+import { openReadonlyDatabase } from './openReadonlyDatabase.js';
 
 /** Options of `createSqliteEventStore`. */
 export interface SqliteEventStoreOptions {
@@ -45,6 +52,19 @@ export interface SqliteEventStoreOptions {
    *   drop the last appends, including the start of a tool that then ran.
    */
   readonly durability?: SqliteDurability;
+  /**
+   * Opens the file read-only (default false): no schema is created or migrated, so a missing
+   * file, or one without the agentlog schema, is refused naming the path; appends are refused
+   * with `AgentError('storeFailed')`; nothing is written in the file or beside it (SPEC REV-2).
+   * Reads never wait for another process's write lock.
+   */
+  readonly readonly?: boolean;
+  /**
+   * How long, in milliseconds, an operation waits for another process's lock before it fails
+   * with `storeUnavailable` (default 5000). better-sqlite3 waits synchronously, so this is also
+   * the longest the event loop is blocked by one operation.
+   */
+  readonly busyTimeoutMs?: number;
 }
 
 /** What a committed SQLite append survives; see `SqliteEventStoreOptions.durability`. */
@@ -98,27 +118,56 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
       `SQLite durability must be one of ${durabilities.join(', ')}, not ${String(durability)}`,
     );
   }
+  const timeoutMs = options.busyTimeoutMs ?? busyTimeoutMs;
+  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 0) {
+    throw new AgentlogError(
+      'invalidConfiguration',
+      `SQLite busyTimeoutMs must be an integer >= 0, not ${String(timeoutMs)}`,
+    );
+  }
+  const readonly = options.readonly === true;
   const label = `SQLite store ${path}`;
   const where = (streamId: string): string => streamWhere(label, streamId);
-  const db = guardStoreSync(label, 'opening the database failed', () => openAgentlogDatabase(path));
   // Set on purpose: SQLite's default differs between the connection that switched the file to
   // WAL (FULL) and every later one (NORMAL, as better-sqlite3 builds it).
   const relaxed = synchronousLevel(durability, false);
-  let sql: ReturnType<typeof prepare>;
-  try {
-    sql = guardStoreSync(label, 'opening the database failed', () => {
+  const connection = guardStoreSync(label, 'opening the database failed', () => {
+    if (readonly) return openReadonlyDatabase(path, timeoutMs);
+    const db = openAgentlogDatabase(path, timeoutMs);
+    try {
       db.pragma(`synchronous = ${relaxed}`);
-      return prepare(db);
-    });
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    return { current: () => db, close: () => db.close() };
+  });
+  // A read-only store may move from a copy of the file to the file: statements follow it.
+  let prepared: { db: Database.Database; sql: SqliteStatements } | undefined;
+  // How often it moved: `data_version` counts per connection, so a move must count as a change.
+  let moves = -1;
+  const statements = (): SqliteStatements => {
+    const db = connection.current();
+    if (prepared?.db !== db) {
+      prepared = { db, sql: prepareSqliteStatements(db) };
+      moves += 1;
+    }
+    return prepared.sql;
+  };
+  try {
+    guardStoreSync(label, 'opening the database failed', statements);
   } catch (error) {
-    db.close();
+    connection.close();
     throw error;
   }
+  // Read-write, the connection never changes.
+  const db = connection.current();
   const actualRevision = (streamId: string): number | 'noStream' =>
-    sql.last.get(streamId) ?? 'noStream';
+    statements().last.get(streamId) ?? 'noStream';
 
   const write = db.transaction(
     (streamId: string, events: readonly NewStreamEvent[], expected: ExpectedRevision) => {
+      const sql = statements();
       const actual = actualRevision(streamId);
       const last = actual === 'noStream' ? -1 : actual;
       const decision = decideAppend(
@@ -173,6 +222,12 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
     expected: ExpectedRevision,
     durable: boolean,
   ): AppendResult => {
+    if (readonly) {
+      throw new AgentError(
+        'storeFailed',
+        `${where(streamId)}: the append was refused: the store was opened read-only (readonly: true)`,
+      );
+    }
     assertValidStreamId(streamId);
     assertValidExpectedRevision(expected);
     assertValidNewEvents(events);
@@ -193,7 +248,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
     rows.map(([revision, json]) =>
       toSqliteEvent(json, revision, (problem) => {
         const type = guardStoreSync(where(streamId), 'the read failed', () =>
-          sql.typeAt.get(streamId, revision),
+          statements().typeAt.get(streamId, revision),
         );
         return new InvalidEventError(
           type ?? '(unknown)',
@@ -209,7 +264,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
   const readPage = (streamId: string, from: number, maxCount: number): StreamEvent[] => {
     assertOpen();
     const rows = guardStoreSync(where(streamId), 'the read failed', () =>
-      sql.forwards.all(streamId, from, maxCount),
+      statements().forwards.all(streamId, from, maxCount),
     );
     return checked(streamId, toEvents(streamId, rows), { fromRevision: from });
   };
@@ -218,14 +273,14 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
     const from = options.fromRevision;
     // SQLite reads a negative LIMIT as "no limit".
     const rows = guardStoreSync(where(streamId), 'the read failed', () =>
-      sql.backwards.all(streamId, from ?? Number.MAX_SAFE_INTEGER, options.maxCount ?? -1),
+      statements().backwards.all(streamId, from ?? Number.MAX_SAFE_INTEGER, options.maxCount ?? -1),
     );
     const top = rows[0]?.[0];
     // Read from a revision the stream does not hold: either it is beyond the end, or the rows
     // from the first one read up to it were deleted. Only then does it take a second query.
     if (top !== undefined && from !== undefined && top < from) {
       const next = guardStoreSync(where(streamId), 'the read failed', () =>
-        sql.nextAbove.get(streamId, from),
+        statements().nextAbove.get(streamId, from),
       );
       if (next !== undefined && next !== null) throw revisionJump(streamId, label, top, next);
     }
@@ -245,11 +300,10 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
       readPage,
       dataVersion: () => {
         assertOpen();
-        return guardStoreSync(
-          label,
-          'watching for appends failed',
-          () => sql.dataVersion.get() ?? 0,
-        );
+        return guardStoreSync(label, 'watching for appends failed', () => {
+          const version = statements().dataVersion.get() ?? 0;
+          return moves * 2 ** 32 + version;
+        });
       },
     },
     pollMs,
@@ -268,51 +322,15 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
     subscribeToStream: (streamId, subscribeOptions) =>
       subscriptions.subscribe(streamId, subscribeOptions?.fromRevision),
     listStreams: () =>
-      run(() => guardStoreSync(label, 'listing the streams failed', () => sql.streams.all())),
+      run(() =>
+        guardStoreSync(label, 'listing the streams failed', () => statements().streams.all()),
+      ),
     close: () => {
       if (closed) return;
       closed = true;
       subscriptions.close(closedError());
-      guardStoreSync(label, 'closing the database failed', () => db.close());
+      guardStoreSync(label, 'closing the database failed', () => connection.close());
     },
-  };
-}
-
-/** A stored event as the reads return it: its revision column and its JSON. */
-type StoredRow = [revision: number, event: string];
-
-function prepare(db: Database.Database) {
-  return {
-    last: db
-      .prepare('SELECT max(revision) FROM agentlog_events WHERE stream_id = ?')
-      .pluck() as Database.Statement<[string], number | null>,
-    // An indexed lookup of one id (UNIQUE (stream_id, event_id)): decideAppend asks per id.
-    storedId: db
-      .prepare('SELECT revision FROM agentlog_events WHERE stream_id = ? AND event_id = ?')
-      .pluck() as Database.Statement<[string, string], number | undefined>,
-    insert: db.prepare<[string, number, string, string, string]>(
-      'INSERT INTO agentlog_events (stream_id, revision, event_id, type, event) VALUES (?, ?, ?, ?, ?)',
-    ),
-    forwards: db
-      .prepare(
-        'SELECT revision, event FROM agentlog_events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?',
-      )
-      .raw() as Database.Statement<[string, number, number], StoredRow>,
-    backwards: db
-      .prepare(
-        'SELECT revision, event FROM agentlog_events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC LIMIT ?',
-      )
-      .raw() as Database.Statement<[string, number, number], StoredRow>,
-    nextAbove: db
-      .prepare('SELECT min(revision) FROM agentlog_events WHERE stream_id = ? AND revision > ?')
-      .pluck() as Database.Statement<[string, number], number | null>,
-    typeAt: db
-      .prepare('SELECT type FROM agentlog_events WHERE stream_id = ? AND revision = ?')
-      .pluck() as Database.Statement<[string, number], string>,
-    streams: db
-      .prepare('SELECT stream_id FROM agentlog_events WHERE revision = 0 ORDER BY position')
-      .pluck() as Database.Statement<[], string>,
-    dataVersion: db.prepare('PRAGMA data_version').pluck() as Database.Statement<[], number>,
   };
 }
 
