@@ -1,6 +1,11 @@
-/** Puts `text` on one line (runs of white space become one space) and cuts it to `max` characters with `…`. */
+import { visibleText } from './visibleText.js';
+
+/**
+ * Puts `text` on one line (runs of white space become one space, control and invisible characters
+ * visible escapes, SPEC REV-1) and cuts it to `max` characters with `…`.
+ */
 export function oneLine(text: string, max = 60): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = visibleText(text).replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
