@@ -197,6 +197,9 @@ describe('the sections', () => {
     expect(text).toContain('guess_a_number g1 was ✗ refused by ana ; the run ended there.');
     expect(text).toContain('Nothing waits for a decision.');
     expect(text).not.toContain('Waits for a decision');
+    // A refused call never runs: it is not marked as one that has not run yet.
+    expect(text).toContain('guess_a_number g1 ✗ refused 1 invocation(s)');
+    expect(text).not.toContain('not run yet');
     const approved = await loadFixture('HITL-4-resume-after-approval.jsonl', 'HITL-4');
     const notResumed = { ...approved, ...foldStream(approved.events.slice(0, 10)) };
     expect(textOf(renderReport(notResumed))).toContain(
