@@ -2,6 +2,7 @@ import {
   copyFileSync,
   existsSync,
   linkSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -77,6 +78,14 @@ describe('agentlog report --html, the file it writes', () => {
     expect(forced).toMatchObject({ code: 0, stderr: '' });
     expect(readFileSync(join(cwd, 'notes.html'), 'utf8')).toMatch(/^<!doctype html>/);
     expect(readdirSync(cwd).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    // --force on a symlink replaces the link with the page; the file it pointed to is kept.
+    writeFileSync(join(cwd, 'elsewhere.txt'), 'keep me');
+    symlinkSync(join(cwd, 'elsewhere.txt'), join(cwd, 'linked.html'));
+    const args = ['report', 's', '--store', 'agentlog.db', '--html', 'linked.html'];
+    expect((await cli(args)).code).toBe(2);
+    expect((await cli([...args, '--force'])).code).toBe(0);
+    expect(readFileSync(join(cwd, 'elsewhere.txt'), 'utf8')).toBe('keep me');
+    expect(lstatSync(join(cwd, 'linked.html')).isSymbolicLink()).toBe(false);
   });
 
   it('REV-2 never writes over the SQLite store it reads, nor its WAL, even with --force', async () => {

@@ -26,7 +26,6 @@ export async function writeReportFile(
 ): Promise<void> {
   const { given, force } = options;
   const folder = dirname(path);
-  await mkdir(folder, { recursive: true });
   for (const read of options.reads)
     if (await sameFile(path, read))
       throw new CliError(
@@ -36,6 +35,8 @@ export async function writeReportFile(
   if (existing?.isDirectory() === true)
     throw new CliError(`cannot write the report to ${given}: it is a folder`);
   if (existing !== undefined && !force) throw exists(given);
+  // Created only once nothing is refused.
+  await mkdir(folder, { recursive: true });
   const temp = join(folder, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     await writeFile(temp, text, { flag: 'wx' });
