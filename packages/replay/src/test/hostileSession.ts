@@ -11,8 +11,9 @@ export const hostileScript = `${hiddenCommand}\n\u001b[1A\u001b[2Knpm test`;
 /** A one-line argument with an OSC window title, a right-to-left override, a C1 CSI, a zero-width space. */
 export const hostileTitle = '\u001b]0;pwned\u0007 run \u202etxt.exe \u009b2J zero\u200bwidth';
 
-/** A decision's author and note, as hostile as a model's text. */
+/** A decision's author, as hostile as a model's text: it turns on concealed text (SGR 8). */
 export const hostileBy = 'ana\u001b[8m';
+/** A decision's note with a right-to-left override and an erase-line escape. */
 export const hostileNote = 'fine\u202e by me\u001b[2K';
 
 /** The raw characters no output may hold: ESC, BEL, C1 controls, bidi controls, zero-width. */
