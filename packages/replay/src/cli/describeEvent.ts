@@ -162,7 +162,7 @@ function describeDecision(event: FeedbackReceived, name: string, paint: Painter)
   const who = by === undefined ? '' : ` by ${visibleLine(by)}`;
   const why = note === undefined ? '' : ` — ${quoted(note)}`;
   const payload = feedback.payload === undefined ? '' : ` with ${compactJson(feedback.payload)}`;
-  return `${mark} ${visibleLine(feedback.kind)}${who} at ${visibleLine(clockTime(event.metadata.at))}${why} · ${name} (${visibleLine(toolCallId)})${payload}`;
+  return `${mark} ${visibleLine(feedback.kind)}${who} at ${clockTime(event.metadata.at)}${why} · ${name} (${visibleLine(toolCallId)})${payload}`;
 }
 
 /**

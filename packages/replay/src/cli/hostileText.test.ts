@@ -125,6 +125,22 @@ describe('REV-1 text from a model, a tool or a reviewer is shown visibly', () =>
     }
   });
 
+  it('REV-1 an event time that is not an ISO time is shown visibly by inspect and show', async () => {
+    const events = (await createSqliteEventStore({ path: db }).readStream(streamId)).map((event) =>
+      JSON.stringify(
+        event.type === 'FeedbackReceived'
+          ? { ...event, metadata: { ...event.metadata, at: 'soon\u001b[2J\u202e' } }
+          : event,
+      ),
+    );
+    writeFileSync(join(dir, 'odd-time.jsonl'), `${events.join('\n')}\n`);
+    const inspect = await runCliIn(['inspect', 'odd-time.jsonl'], { cwd: dir, env: {} });
+    const show = await runCliIn(['show', 'odd-time.jsonl', 's1'], { cwd: dir, env: {} });
+    expect(inspect.stdout).toContain('✗ refused by ana\\u001b[8m at soon\\u001b[2J\\u202e — ');
+    expect(show.stdout).toMatch(/^ {2}#8 +soon\\u001b\[2J\\u202e {2}✗ refused by/m);
+    expect(inspect.stdout + show.stdout).not.toMatch(rawHidden);
+  });
+
   it('REV-1 a stream id from a JSONL file name shows its bidi control visibly', async () => {
     const events = (await createSqliteEventStore({ path: db }).readStream(streamId)).map((event) =>
       JSON.stringify(event),
