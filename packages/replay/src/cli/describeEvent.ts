@@ -71,7 +71,7 @@ export function describeEvent(
     }
     case 'ToolCallCompleted': {
       const { toolCallId, output } = event.data;
-      // A refused call did not run: its output is the refusal text, never a ✓ (SPEC REV-1).
+      // A refused call did not run: its output is the refusal text, never a ✓ (HITL-8).
       if (output.kind === 'text' && memory.refusals.has(toolCallId)) {
         const by = memory.refusals.get(toolCallId);
         return `${paint.red('✗')} ${callName(toolCallId)} refused${by === undefined ? '' : ` by ${visibleLine(by)}`}: ${outputText(output.text)}`;
