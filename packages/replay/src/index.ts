@@ -13,3 +13,4 @@ export type { DiffOptions } from './structuralDiff.js';
 export { runCli } from './cli/runCli.js';
 export type { CliIo } from './cli/runCli.js';
 export { bufferedIo } from './cli/bufferedIo.js';
+export { visibleText, visibleLine } from './cli/visibleText.js';

@@ -8,8 +8,9 @@ export const maxStreamIdLength = 200;
 
 /**
  * Throws an `AgentlogError` with code `'invalidStreamId'` unless `streamId` is a non-empty string
- * of at most 200 characters without `/`, `\`, control characters or unpaired surrogates. Every store adapter applies
- * the same rule, so a stream id that works in memory works in a database too.
+ * of at most 200 characters without `/`, `\`, C0 or C1 control characters, bidi controls,
+ * zero-width or invisible formatting characters (SPEC REV-1) or unpaired surrogates. Every store
+ * adapter applies the same rule, so a stream id that works in memory works in a database too.
  */
 export function assertValidStreamId(streamId: unknown): asserts streamId is string {
   const problem = streamIdProblem(streamId);
@@ -33,8 +34,9 @@ function streamIdProblem(streamId: unknown): string | undefined {
   for (const [index, char] of [...streamId].entries()) {
     if (char === '/' || char === '\\') return `it contains "${char}" at character ${index}`;
     const code = char.codePointAt(0) ?? 0;
-    if (code < 0x20 || code === 0x7f) {
-      return `it contains the control character U+${code.toString(16).toUpperCase().padStart(4, '0')} at character ${index}`;
+    const kind = hiddenKind(code);
+    if (kind !== undefined) {
+      return `it contains the ${kind} U+${code.toString(16).toUpperCase().padStart(4, '0')} at character ${index}`;
     }
     // A lone surrogate has no UTF-8 form: databases would store U+FFFD, merging distinct ids.
     if (code >= 0xd800 && code <= 0xdfff) {
@@ -44,6 +46,32 @@ function streamIdProblem(streamId: unknown): string | undefined {
   // Bounded, so a process that touches millions of streams does not keep them all.
   if (validStreamIds.size >= 10_000) validStreamIds.clear();
   validStreamIds.add(streamId);
+  return undefined;
+}
+
+/**
+ * What a character a stream id may not hold is, or `undefined` for an allowed one: a stream id is
+ * shown to people, so it must read as what it is (SPEC REV-1).
+ */
+function hiddenKind(code: number): string | undefined {
+  if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return 'control character';
+  if (
+    code === 0x061c ||
+    code === 0x200e ||
+    code === 0x200f ||
+    (code >= 0x202a && code <= 0x202e) ||
+    (code >= 0x2066 && code <= 0x2069)
+  )
+    return 'bidi control';
+  if (
+    code === 0x00ad ||
+    code === 0x180e ||
+    (code >= 0x200b && code <= 0x200d) ||
+    (code >= 0x2060 && code <= 0x2064) ||
+    code === 0xfeff
+  )
+    return 'zero-width character';
+  if (code === 0x2028 || code === 0x2029) return 'line separator';
   return undefined;
 }
 

@@ -4,6 +4,7 @@ import { CliError } from './cliError.js';
 import { readFolded } from './loadStream.js';
 import { openStore } from './openStore.js';
 import { storeOption } from './storeOption.js';
+import { visibleLine } from './visibleText.js';
 
 /** `agentlog approve` or `agentlog refuse`: records a decision on an open tool call. */
 export function decideCommand(kind: 'approve' | 'refuse'): CliCommand {
@@ -52,7 +53,9 @@ export function decideCommand(kind: 'approve' | 'refuse'): CliCommand {
         const { state } = await readFolded(opened, streamId);
         const call = state.toolCalls[toolCallId];
         if (call === undefined)
-          throw new CliError(`stream ${streamId} has no tool call ${toolCallId}`);
+          throw new CliError(
+            `stream ${visibleLine(streamId)} has no tool call ${visibleLine(toolCallId)}`,
+          );
         const draft = kind === 'approve' ? ToolFeedback.approved() : ToolFeedback.refused();
         const feedback = payload === undefined ? draft : draft.withPayload(payload);
         const note = parsed.string('note');
@@ -64,10 +67,10 @@ export function decideCommand(kind: 'approve' | 'refuse'): CliCommand {
         const { state: after } = await readFolded(opened, streamId);
         if (call.shadowed === true)
           io.stderr(
-            `warning: ${toolCallId} is shadowed (HITL-5): resuming will not re-run it; have the model call it again\n`,
+            `warning: ${visibleLine(toolCallId)} is shadowed (HITL-5): resuming will not re-run it; have the model call it again\n`,
           );
         io.stdout(
-          `${verb} ${call.toolCall.name} (${toolCallId}) in ${streamId} by ${by} at revision ${after.revision}\n`,
+          `${verb} ${visibleLine(call.toolCall.name)} (${visibleLine(toolCallId)}) in ${visibleLine(streamId)} by ${visibleLine(by)} at revision ${after.revision}\n`,
         );
         return 0;
       } finally {

@@ -9,10 +9,15 @@ import type {
 } from '@agentlog/core';
 import type { Painter } from './painter.js';
 import { clockTime, compactJson, quoted, summarizeArgs } from './summarizeArgs.js';
+import { visibleLine, visibleText } from './visibleText.js';
 
-/** What {@link describeEvent} remembers between events: tool calls by id, the last answer. */
+/**
+ * What {@link describeEvent} remembers between events: tool calls by id, the calls whose last
+ * decision is a refusal (with who refused), the last answer.
+ */
 export interface TimelineMemory {
   readonly calls: Map<string, ToolCall>;
+  readonly refusals: Map<string, string | undefined>;
   lastResponse?: CompletionResponse;
 }
 
@@ -27,13 +32,15 @@ export function describeEvent(
   memory: TimelineMemory,
   paint: Painter,
 ): string | undefined {
-  const callName = (id: string) => memory.calls.get(id)?.name ?? '(unknown tool)';
+  const callName = (id: string) => visibleLine(memory.calls.get(id)?.name ?? '(unknown tool)');
   switch (event.type) {
     case 'SystemPromptAdded':
       return paint.dim(`system: ${quoted(event.data.text)}`);
     case 'RunStarted': {
       const { mode, input } = event.data;
-      return paint.bold(`▶ ${mode}${input === undefined ? '()' : ` ${quoted(input)}`}`);
+      return paint.bold(
+        `▶ ${visibleLine(mode)}${input === undefined ? '()' : ` ${quoted(input)}`}`,
+      );
     }
     case 'UserMessageQueued':
       return next?.type === 'UserMessageAdded' && next.data.text === event.data.text
@@ -60,10 +67,17 @@ export function describeEvent(
       const { toolCall } = event.data;
       memory.calls.set(toolCall.id, toolCall);
       const args = summarizeArgs(toolCall.args);
-      return `${paint.cyan('→')} ${toolCall.name}${args === '' ? '' : ` ${args}`}`;
+      return `${paint.cyan('→')} ${visibleLine(toolCall.name)}${args === '' ? '' : ` ${args}`}`;
     }
-    case 'ToolCallCompleted':
-      return describeOutput(callName(event.data.toolCallId), event.data.output, paint);
+    case 'ToolCallCompleted': {
+      const { toolCallId, output } = event.data;
+      // A refused call did not run: its output is the refusal text, never a ✓ (HITL-8).
+      if (output.kind === 'text' && memory.refusals.has(toolCallId)) {
+        const by = memory.refusals.get(toolCallId);
+        return `${paint.red('✗')} ${callName(toolCallId)} refused${by === undefined ? '' : ` by ${visibleLine(by)}`}: ${outputText(output.text)}`;
+      }
+      return describeOutput(callName(toolCallId), output, paint);
+    }
     case 'ToolCallFailed': {
       const { toolCallId, error, failureCount } = event.data;
       return `${paint.red('✗')} ${callName(toolCallId)}: ${oneLineError(error)} ${paint.dim(`(failure ${failureCount})`)}`;
@@ -73,29 +87,33 @@ export function describeEvent(
       memory.calls.set(toolCall.id, toolCall);
       const extra = payload === undefined ? '' : ` ${compactJson(payload)}`;
       const flag = ambiguous === true ? paint.dim(' — ambiguous: started before a crash') : '';
-      return `${paint.yellow('⏸')} waiting for approval: ${toolCall.name} (${toolCall.id})${extra}${flag}`;
+      return `${paint.yellow('⏸')} waiting for approval: ${visibleLine(toolCall.name)} (${visibleLine(toolCall.id)})${extra}${flag}`;
     }
     case 'FeedbackReceived':
+      if (event.data.feedback.kind === 'refused')
+        memory.refusals.set(event.data.toolCallId, event.data.by);
+      else memory.refusals.delete(event.data.toolCallId);
       return describeDecision(event, callName(event.data.toolCallId), paint);
     case 'FeedbackConsumed':
       return paint.dim(
-        `· decision on ${callName(event.data.toolCallId)} (${event.data.toolCallId}) read`,
+        `· decision on ${callName(event.data.toolCallId)} (${visibleLine(event.data.toolCallId)}) read`,
       );
     case 'AgentStopped':
       return describeStop(event, paint);
     case 'WarningRecorded':
-      return `${paint.yellow('⚠')} ${event.data.message}`;
+      return `${paint.yellow('⚠')} ${visibleLine(event.data.message)}`;
     case 'StopRequested':
-      return `${paint.magenta('■')} stop requested${event.data.by === undefined ? '' : ` by ${event.data.by}`}: ${event.data.reason}`;
+      return `${paint.magenta('■')} stop requested${event.data.by === undefined ? '' : ` by ${visibleLine(event.data.by)}`}: ${visibleLine(event.data.reason)}`;
     case 'StreamForked':
-      return `⑂ forked from ${event.data.fromStream} at revision ${event.data.atRevision}`;
+      return `⑂ forked from ${visibleLine(event.data.fromStream)} at revision ${event.data.atRevision}`;
   }
 }
 
 /** ` · gpt-4o · 1280 tokens (1200 prompt + 80 completion)`: who answered and what it cost. */
 function modelAndUsage(response: CompletionResponse): string {
   const parts: string[] = [];
-  if (response.model !== undefined && response.model !== '') parts.push(response.model);
+  if (response.model !== undefined && response.model !== '')
+    parts.push(visibleLine(response.model));
   const { usage } = response;
   if (usage !== undefined)
     parts.push(
@@ -109,13 +127,13 @@ function describeAnswer(text: string | undefined, toolCalls: readonly ToolCall[]
   if (text !== undefined && text !== '') parts.push(quoted(text));
   if (toolCalls.length > 0)
     parts.push(
-      `${toolCalls.length} tool call(s)${parts.length === 0 ? ` (${toolCalls.map((call) => call.name).join(', ')})` : ''}`,
+      `${toolCalls.length} tool call(s)${parts.length === 0 ? ` (${toolCalls.map((call) => visibleLine(call.name)).join(', ')})` : ''}`,
     );
   return parts.length === 0 ? '(empty answer)' : parts.join(' + ');
 }
 
 function oneLineError(error: string): string {
-  return error.split('\n')[0] ?? '';
+  return visibleLine(error.split('\n')[0] ?? '');
 }
 
 function describeOutput(name: string, output: ToolOutput, paint: Painter): string {
@@ -141,22 +159,43 @@ function outputText(text: string): string {
 function describeDecision(event: FeedbackReceived, name: string, paint: Painter): string {
   const { toolCallId, feedback, by, note } = event.data;
   const mark = feedback.kind === 'approved' ? paint.green('✓') : paint.red('✗');
-  const who = by === undefined ? '' : ` by ${by}`;
+  const who = by === undefined ? '' : ` by ${visibleLine(by)}`;
   const why = note === undefined ? '' : ` — ${quoted(note)}`;
   const payload = feedback.payload === undefined ? '' : ` with ${compactJson(feedback.payload)}`;
-  return `${mark} ${feedback.kind}${who} at ${clockTime(event.metadata.at)}${why} · ${name} (${toolCallId})${payload}`;
+  return `${mark} ${visibleLine(feedback.kind)}${who} at ${clockTime(event.metadata.at)}${why} · ${name} (${visibleLine(toolCallId)})${payload}`;
 }
 
+/**
+ * The stop line; a tool's typed result (`requestedByTool`) or an `agentFailed` payload follows
+ * whole, as indented JSON lines, instead of being cut on the line.
+ */
 function describeStop(event: AgentStopped, paint: Painter): string {
   const { reason, cause, hook, by: requester } = event.data;
-  const detail = stopDetail(reason);
+  const result =
+    (reason.kind === 'requestedByTool' || reason.kind === 'agentFailed') &&
+    reason.payload !== undefined
+      ? reason.payload
+      : undefined;
+  const detail =
+    result === undefined
+      ? stopDetail(reason)
+      : reason.kind === 'requestedByTool'
+        ? `${visibleLine(reason.toolCall.name)} (${visibleLine(reason.toolCall.id)}), its result:`
+        : 'its payload:';
   const by =
     hook !== undefined
       ? `${cause}, asked by a ${hook} hook`
       : requester !== undefined
         ? `${cause}, requested by ${requester}`
         : cause;
-  return `${paint.magenta('■')} stopped: ${reason.kind} (${by})${detail === '' ? '' : ` — ${detail}`}`;
+  const data =
+    result === undefined
+      ? ''
+      : `\n${visibleText(JSON.stringify(result, null, 2))
+          .split('\n')
+          .map((line) => `  ${line}`)
+          .join('\n')}`;
+  return `${paint.magenta('■')} stopped: ${visibleLine(reason.kind)} (${visibleLine(by)})${detail === '' ? '' : ` — ${detail}`}${data}`;
 }
 
 /** What a stop reason says beyond its kind: the call, payload, message or text. */
@@ -165,10 +204,10 @@ export function stopDetail(reason: StopReason): string {
     case 'requestedByTool':
     case 'feedbackRequired': {
       const payload = reason.payload === undefined ? '' : ` ${compactJson(reason.payload)}`;
-      return `${reason.toolCall.name} (${reason.toolCall.id})${payload}`;
+      return `${visibleLine(reason.toolCall.name)} (${visibleLine(reason.toolCall.id)})${payload}`;
     }
     case 'toolCallsOverLimit':
-      return `${reason.toolCall.name} (${reason.toolCall.id})`;
+      return `${visibleLine(reason.toolCall.name)} (${visibleLine(reason.toolCall.id)})`;
     case 'agentFailed':
       return reason.payload === undefined ? '' : compactJson(reason.payload);
     case 'error':

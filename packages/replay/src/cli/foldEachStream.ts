@@ -2,6 +2,7 @@ import type { AgentEvent, AgentState } from '@agentlog/core';
 import type { CliIo } from './cliIo.js';
 import { readFolded } from './loadStream.js';
 import type { OpenedStore } from './openStore.js';
+import { visibleLine } from './visibleText.js';
 
 /**
  * Folds every stream of `opened` in turn and hands each to `visit`. A stream that cannot be
@@ -21,7 +22,9 @@ export async function foldEachStream(
       folded = await readFolded(opened, streamId);
     } catch (error) {
       unreadable += 1;
-      io.stderr(`agentlog ${command}: ${(error as Error).message.split('\n')[0]}\n`);
+      io.stderr(
+        `agentlog ${command}: ${visibleLine((error as Error).message.split('\n')[0] ?? '')}\n`,
+      );
       continue;
     }
     visit(streamId, folded);

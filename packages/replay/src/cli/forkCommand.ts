@@ -3,6 +3,7 @@ import type { CliCommand } from './cliCommand.js';
 import { CliError } from './cliError.js';
 import { openStore } from './openStore.js';
 import { storeOption } from './storeOption.js';
+import { visibleLine } from './visibleText.js';
 
 /** `agentlog fork`: continues a stream from an earlier revision in a new stream. */
 export const forkCommand: CliCommand = {
@@ -33,7 +34,9 @@ export const forkCommand: CliCommand = {
       if (opened.kind === 'jsonl')
         throw new CliError(`${opened.label} is a JSONL file, which agentlog only reads`);
       const last = await forkStream(opened.store, { from, atRevision: Number(at), to });
-      io.stdout(`forked ${from} at revision ${at} into ${to}: its last revision is ${last}\n`);
+      io.stdout(
+        `forked ${visibleLine(from)} at revision ${at} into ${visibleLine(to)}: its last revision is ${last}\n`,
+      );
       return 0;
     } finally {
       await opened.close();

@@ -170,6 +170,36 @@ describe('agentlog inspect', () => {
     expect(stdout).toMatch(/^#\d+ +model: "Not deployed." · gpt-4o-mini-2024-07-18$/m);
   });
 
+  it('HITL-8 a refused call answers with the refusal text: ✗ refused by its decider, never ✓', async () => {
+    const { code, stdout } = await cli([
+      'inspect',
+      join(sessions, 'HITL-8-refusal-then-revision.jsonl'),
+    ]);
+    expect(code).toBe(0);
+    expect(stdout).toContain('#14  ✗ guess_a_number refused by ana: This tool call was refused\n');
+    expect(stdout).not.toMatch(/✓ guess_a_number/);
+  });
+
+  it("STOP-2 the tool's typed result is printed whole, as indented JSON under the stop", async () => {
+    const { code, stdout } = await cli([
+      'inspect',
+      join(sessions, 'STOP-2-stop-with-schema.jsonl'),
+    ]);
+    expect(code).toBe(0);
+    expect(stdout).toContain(
+      [
+        '#7  ■ stopped: requestedByTool (toolRequestedStop) — stop (s1), its result:',
+        '      {',
+        '        "highlights": [',
+        '          "perl"',
+        '        ],',
+        '        "version": "0.34.0"',
+        '      }',
+        'hidden: ',
+      ].join('\n'),
+    );
+  });
+
   it('names the revisions it hides in a final dim line, and prints none when it hides nothing', async () => {
     const hitl5 = await cli(['inspect', join(sessions, 'HITL-5-shadowed-approval.jsonl')]);
     expect(hitl5.stdout.trimEnd().split('\n').at(-1)).toBe(

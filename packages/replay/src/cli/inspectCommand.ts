@@ -4,7 +4,9 @@ import { redactSecretText } from '../redactSecrets.js';
 import { maskForDisplay } from './maskForDisplay.js';
 import { createPainter } from './painter.js';
 import { hiddenLine, timeline } from './timelineLines.js';
+import { statusOf } from './listCommand.js';
 import { storeOption } from './storeOption.js';
+import { visibleLine } from './visibleText.js';
 
 const legend = `
 Each line of the timeline:
@@ -46,13 +48,8 @@ export const inspectCommand: CliCommand = {
     );
     const print = (line: string) => io.stdout(`${redactSecretText(line)}\n`);
     const paint = createPainter(io);
-    const { state } = loaded;
-    const status =
-      state.status === 'stopped' && state.stopReason !== undefined
-        ? `stopped: ${state.stopReason.kind} (${state.stopCause ?? '?'})`
-        : state.status;
     print(
-      `${paint.bold(loaded.streamId)} ${paint.dim(`(${loaded.source}) · ${loaded.events.length} events · ${status}`)}`,
+      `${paint.bold(visibleLine(loaded.streamId))} ${paint.dim(`(${visibleLine(loaded.source)}) · ${loaded.events.length} events · ${visibleLine(statusOf(loaded.state))}`)}`,
     );
     const { lines, hidden } = timeline(loaded.events, paint);
     for (const line of lines) print(line);

@@ -45,6 +45,33 @@ describe('agentlog list', () => {
     );
   });
 
+  it('HITL-11 a run whose approval was refused, or approved and not resumed, does not wait for a decision', async () => {
+    const db = join(dir, 'decided.db');
+    const store = createSqliteEventStore({ path: db });
+    // Up to the decision (revision 9), with no run after it: the run ended there.
+    const upToDecision = (events: NewStreamEvent[]) => events.slice(0, 10);
+    await append(
+      store,
+      'rejected',
+      upToDecision(await fixtureEvents('HITL-8-refusal-then-revision.jsonl')),
+    );
+    await append(
+      store,
+      'approved',
+      upToDecision(await fixtureEvents('HITL-4-resume-after-approval.jsonl')),
+    );
+    store.close();
+    const { code, stdout } = await cli(['list', '--store', db]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(
+      /^rejected +stopped: refused by ana \(feedbackRequired\) +\S+ \S+ +10 +-$/m,
+    );
+    expect(stdout).toMatch(
+      /^approved +stopped: approved by ana, not resumed yet \(feedbackRequired\) +\S+ \S+ +10 +-$/m,
+    );
+    expect(stdout).not.toMatch(/stopped: feedbackRequired/);
+  });
+
   it('a stream that cannot be folded is reported on stderr with exit 2, the others are still listed', async () => {
     const db = join(dir, 'broken.db');
     const store = createSqliteEventStore({ path: db });

@@ -1,11 +1,13 @@
 import type { AgentState } from '@agentlog/core';
 import { alignColumns } from './alignColumns.js';
 import { callsAwaitingDecision } from './awaitingDecision.js';
+import { decidedStop } from './decidedStop.js';
 import type { CliCommand } from './cliCommand.js';
 import { foldEachStream } from './foldEachStream.js';
 import { openStore } from './openStore.js';
 import { storeOption } from './storeOption.js';
 import { dateTime } from './summarizeArgs.js';
+import { visibleLine } from './visibleText.js';
 
 /** `agentlog list`: every stream of the store with its status, age, length and waiting calls. */
 export const listCommand: CliCommand = {
@@ -49,14 +51,26 @@ export const listCommand: CliCommand = {
     } finally {
       await opened.close();
     }
-    if (rows.length === 1) io.stdout(`no stream in ${opened.label}\n`);
-    else for (const line of alignColumns(rows)) io.stdout(`${line}\n`);
+    if (rows.length === 1) io.stdout(`no stream in ${visibleLine(opened.label)}\n`);
+    // Every cell is one line, its control and invisible characters shown as escapes (SPEC REV-1).
+    else
+      for (const line of alignColumns(rows.map((row) => row.map(visibleLine))))
+        io.stdout(`${line}\n`);
     return unreadable > 0 ? 2 : 0;
   },
 };
 
-/** `pending`, `running`, or `stopped: <reason kind> (<cause>)`. */
+/**
+ * `pending`, `running`, or `stopped: <reason kind> (<cause>)`; a `feedbackRequired` stop whose
+ * call has been decided on says so (`stopped: refused by ana (feedbackRequired)`): it does not
+ * wait for a decision.
+ */
 export function statusOf(state: AgentState): string {
   if (state.status !== 'stopped') return state.status;
-  return `stopped: ${state.stopReason?.kind ?? '?'} (${state.stopCause ?? '?'})`;
+  const decided = decidedStop(state);
+  const kind =
+    decided === undefined
+      ? (state.stopReason?.kind ?? '?')
+      : `${decided.feedback.kind}${decided.by === undefined ? '' : ` by ${decided.by}`}${decided.feedback.kind === 'approved' ? ', not resumed yet' : ''}`;
+  return `stopped: ${kind} (${state.stopCause ?? '?'})`;
 }

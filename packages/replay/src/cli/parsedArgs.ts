@@ -6,6 +6,8 @@ export interface ParsedArgs {
   readonly positionals: readonly string[];
   /** The value of a `--name <value>` option, or its default; undefined when absent. */
   string(name: string): string | undefined;
+  /** Whether a `--name` switch (an option without a value) was given. */
+  flag(name: string): boolean;
 }
 
 /**
@@ -14,13 +16,17 @@ export interface ParsedArgs {
  */
 export function parsedArgsOf(command: Command): ParsedArgs {
   const declared = new Set(command.options.map((option) => option.attributeName()));
+  const valueOf = (name: string): unknown => {
+    if (!declared.has(name))
+      throw new Error(`agentlog ${command.name()} declares no option --${name}`);
+    return command.getOptionValue(name);
+  };
   return {
     positionals: [...command.args],
     string: (name) => {
-      if (!declared.has(name))
-        throw new Error(`agentlog ${command.name()} declares no option --${name}`);
-      const value: unknown = command.getOptionValue(name);
+      const value = valueOf(name);
       return typeof value === 'string' ? value : undefined;
     },
+    flag: (name) => valueOf(name) === true,
   };
 }

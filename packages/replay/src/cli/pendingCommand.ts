@@ -5,6 +5,7 @@ import { foldEachStream } from './foldEachStream.js';
 import { openStore } from './openStore.js';
 import { storeOption } from './storeOption.js';
 import { compactJson, summarizeArgs } from './summarizeArgs.js';
+import { visibleLine } from './visibleText.js';
 
 /** `agentlog pending`: every waiting tool call of every stream. */
 export const pendingCommand: CliCommand = {
@@ -52,7 +53,9 @@ export const pendingCommand: CliCommand = {
       await opened.close();
     }
     if (rows.length === 0) io.stdout('no tool call waits for a decision\n');
-    for (const line of alignColumns(rows)) io.stdout(`${line}\n`);
+    // Every cell is one line, its control and invisible characters shown as escapes (SPEC REV-1).
+    for (const line of alignColumns(rows.map((row) => row.map(visibleLine))))
+      io.stdout(`${line}\n`);
     return unreadable > 0 ? 2 : 0;
   },
 };

@@ -83,6 +83,16 @@ describe('agentlog replay', () => {
     expect(diff).toMatch(/^ {4}\S/);
   });
 
+  it('REV-1 a divergence shows the recorded text with its bidi and C1 characters made visible', async () => {
+    const tampered = copyOf('HITL-9-refund-with-payload.jsonl', (text) =>
+      text.replace('Refunded 2500 cents for order A-17', 'Refunded 9999\u202e71-A\u009b2J cents'),
+    );
+    const live = await cli(['replay', tampered, '--agent', agents, '--tools', 'live']);
+    expect(live.code).toBe(1);
+    expect(live.stdout).toContain('      - "Refunded 9999\\u202e71-A\\u009b2J cents"');
+    expect(live.stdout).not.toMatch(/[\u0080-\u009f\u202e]/u);
+  });
+
   it('a recorded call of a tool the agent no longer has is a divergence, not a crash', async () => {
     const module = agentModule(
       'withoutEcho.ts',

@@ -7,6 +7,7 @@ import { createPainter, type Painter } from './painter.js';
 import { createProgressBar } from './progressBar.js';
 import { storeOption } from './storeOption.js';
 import { replaySession, type SessionOutcome } from './replaySession.js';
+import { visibleLine } from './visibleText.js';
 
 /** `agentlog replay`: replays recorded sessions and reports the first divergence of each. */
 export const replayCommand: CliCommand = {
@@ -82,15 +83,15 @@ export const replayCommand: CliCommand = {
 function outcomeText(label: string, outcome: SessionOutcome, paint: Painter): string {
   switch (outcome.kind) {
     case 'replayed':
-      return `${paint.green('✓')} ${label}\n`;
+      return `${paint.green('✓')} ${visibleLine(label)}\n`;
     case 'error':
-      return `${paint.red('✗')} ${label}: ${outcome.message}\n`;
+      return `${paint.red('✗')} ${visibleLine(label)}: ${visibleLine(outcome.message)}\n`;
     case 'diverged': {
       const diff = outcome.diff
         .split('\n')
-        .map((line) => `  ${colourDiffLine(line, paint)}`)
+        .map((line) => `  ${colourDiffLine(visibleLine(line), paint)}`)
         .join('\n');
-      return `${paint.red('✗')} ${label}: ${outcome.summary}\n${diff}\n`;
+      return `${paint.red('✗')} ${visibleLine(label)}: ${visibleLine(outcome.summary)}\n${diff}\n`;
     }
   }
 }

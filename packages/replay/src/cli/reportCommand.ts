@@ -1,12 +1,14 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { CliCommand } from './cliCommand.js';
 import { CliError } from './cliError.js';
 import { loadStream } from './loadStream.js';
 import { redactSecretText } from '../redactSecrets.js';
 import { maskForDisplay } from './maskForDisplay.js';
 import { renderReport } from './report/renderReport.js';
+import { storeKind } from './storeKind.js';
 import { storeOption } from './storeOption.js';
+import { visibleLine } from './visibleText.js';
+import { writeReportFile } from './writeReportFile.js';
 
 /** `agentlog report`: an HTML audit page of one stream. */
 export const reportCommand: CliCommand = {
@@ -26,7 +28,12 @@ export const reportCommand: CliCommand = {
           'secret fields (apiKey, authorization, password, token, …) show as [redacted].',
       )
       .argument('[stream]', 'a stream id of --store, or a .jsonl file (read directly)')
-      .option('--html <file>', 'where to write the page (its folder is created)')
+      .option(
+        '--html <file>',
+        'where to write the page (its folder is created); never over an existing file without ' +
+          '--force, never over the store or JSONL file it reads',
+      )
+      .option('--force', 'replace an existing file at --html')
       .addOption(storeOption())
       .addHelpText(
         'after',
@@ -41,12 +48,35 @@ export const reportCommand: CliCommand = {
     const loaded = maskForDisplay(
       await loadStream(parsed.positionals[0], parsed.string('store'), io),
     );
-    const path = resolve(io.cwd, target);
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, redactSecretText(renderReport(loaded)));
+    const page = redactSecretText(renderReport(loaded));
+    // Written last, and atomically: a failed report leaves no file (SPEC REV-2).
+    await writeReportFile(resolve(io.cwd, target), page, {
+      given: target,
+      force: parsed.flag('force'),
+      reads: filesRead(parsed.positionals[0], parsed.string('store'), io.cwd),
+    });
     io.stdout(
-      redactSecretText(`wrote ${target} (${loaded.streamId}, ${loaded.events.length} events)\n`),
+      redactSecretText(
+        `wrote ${visibleLine(target)} (${visibleLine(loaded.streamId)}, ${loaded.events.length} events)\n`,
+      ),
     );
     return 0;
   },
 };
+
+/**
+ * The files a report reads, which it must never write over: the JSONL file given as the stream,
+ * and the `--store` file (a SQLite database with its journal, WAL and shared-memory files, or a
+ * JSONL file). A database URL names no file.
+ */
+function filesRead(stream: string | undefined, where: string | undefined, cwd: string): string[] {
+  const files = stream !== undefined && /\.jsonl$/i.test(stream) ? [resolve(cwd, stream)] : [];
+  const store = where ?? '.agentlog/agentlog.db';
+  const kind = storeKind(store);
+  if (kind === 'jsonl') files.push(resolve(cwd, store));
+  if (kind === 'sqlite') {
+    const path = resolve(cwd, store);
+    files.push(path, `${path}-journal`, `${path}-wal`, `${path}-shm`);
+  }
+  return files;
+}

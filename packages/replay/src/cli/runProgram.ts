@@ -4,6 +4,7 @@ import type { CliIo } from './cliIo.js';
 import { commands } from './commands.js';
 import { addCommands, createProgram } from './createProgram.js';
 import { isAnswered } from './usageError.js';
+import { visibleLine } from './visibleText.js';
 
 /**
  * Parses `argv` with the `agentlog` program on commander and runs the command it names; see
@@ -39,5 +40,6 @@ export async function runProgram(argv: string[], io: CliIo, version: string): Pr
 
 function oneLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return message.split('\n')[0] ?? '';
+  // Messages name streams, calls and texts from the store: shown with visible escapes (REV-1).
+  return visibleLine(message.split('\n')[0] ?? '');
 }

@@ -116,6 +116,26 @@ describe('agentlog show', () => {
     );
   });
 
+  it("STOP-2 a stop tool's result is shown whole, as indented JSON", async () => {
+    const { code, stdout } = await runCliIn([
+      'show',
+      join(sessions, 'STOP-2-stop-with-schema.jsonl'),
+      's1',
+    ]);
+    expect(code).toBe(0);
+    expect(stdout).toContain(
+      [
+        '  #6   2026-11-30 09:00:06  ■ stop with:',
+        '                              {',
+        '                                "highlights": [',
+        '                                  "perl"',
+        '                                ],',
+        '                                "version": "0.34.0"',
+        '                              }',
+      ].join('\n'),
+    );
+  });
+
   it('an unknown stream or call, a missing argument: one line, exit 2', async () => {
     expect(await cli(['show', 'nope', 'call_1', '--store', db])).toEqual({
       code: 2,

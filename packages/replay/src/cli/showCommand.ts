@@ -7,6 +7,7 @@ import { maskForDisplay } from './maskForDisplay.js';
 import { createPainter, type Painter } from './painter.js';
 import { storeOption } from './storeOption.js';
 import { dateTime } from './summarizeArgs.js';
+import { visibleLine, visibleText } from './visibleText.js';
 
 /** `agentlog show`: one tool call's full arguments, status and decision history. */
 export const showCommand: CliCommand = {
@@ -37,10 +38,12 @@ export const showCommand: CliCommand = {
     const loaded = maskForDisplay(await loadStream(target, parsed.string('store'), io));
     const call = loaded.state.toolCalls[toolCallId];
     if (call === undefined)
-      throw new CliError(`stream ${loaded.streamId} has no tool call ${toolCallId}`);
+      throw new CliError(
+        `stream ${visibleLine(loaded.streamId)} has no tool call ${visibleLine(toolCallId)}`,
+      );
     const paint = createPainter(io);
     const lines = [
-      `${paint.bold(`${call.toolCall.name} (${toolCallId})`)} ${paint.dim(`in ${loaded.streamId} (${loaded.source})`)}`,
+      `${paint.bold(`${visibleLine(call.toolCall.name)} (${visibleLine(toolCallId)})`)} ${paint.dim(`in ${visibleLine(loaded.streamId)} (${visibleLine(loaded.source)})`)}`,
       `status: ${callStatus(call, loaded.state)}`,
       '',
       'arguments:',
@@ -70,7 +73,7 @@ function callStatus(call: ToolCallState, state: AgentState): string {
       case 'waiting':
         return decision === undefined
           ? 'waiting for a decision'
-          : `${decision.feedback.kind}${decision.by === undefined ? '' : ` by ${decision.by}`}, waiting for a run to resume it`;
+          : `${decision.feedback.kind}${decision.by === undefined ? '' : ` by ${visibleLine(decision.by)}`}, waiting for a run to resume it`;
       case 'open':
         return 'not started yet';
       case 'started':
@@ -87,9 +90,14 @@ function callStatus(call: ToolCallState, state: AgentState): string {
 
 /**
  * The arguments as a reviewer reads them: JSON pretty-printed, except that a multi-line or
- * Markdown string field is shown below the JSON as text, with its lines as they are.
+ * Markdown string field is shown below the JSON as text, with its lines as they are; control and
+ * invisible characters are visible escapes (SPEC REV-1).
  */
 export function argumentLines(args: string | undefined): string[] {
+  return rawArgumentLines(args).map(visibleText);
+}
+
+function rawArgumentLines(args: string | undefined): string[] {
   if (args === undefined || args.trim() === '') return ['(none)'];
   let parsed: unknown;
   try {
@@ -129,7 +137,7 @@ function historyLines(events: readonly AgentEvent[], toolCallId: string, paint: 
     lines.push(
       `${paint.dim(`#${event.metadata.revision}`.padEnd(5))}${paint.dim(dateTime(event.metadata.at))}  ${text}`,
     );
-    lines.push(...more.map((line) => `${' '.repeat(26)}${line}`));
+    lines.push(...more.map((line) => `${' '.repeat(26)}${visibleText(line)}`));
   };
   for (const event of events) {
     switch (event.type) {
@@ -140,7 +148,7 @@ function historyLines(events: readonly AgentEvent[], toolCallId: string, paint: 
         if (event.data.toolCall.id === toolCallId)
           add(
             event,
-            `${paint.yellow('⏸')} feedback requested${event.data.payload === undefined ? '' : ` with ${JSON.stringify(event.data.payload)}`}${event.data.ambiguous === true ? ' (ambiguous: started before a crash)' : ''}`,
+            `${paint.yellow('⏸')} feedback requested${event.data.payload === undefined ? '' : ` with ${visibleText(JSON.stringify(event.data.payload))}`}${event.data.ambiguous === true ? ' (ambiguous: started before a crash)' : ''}`,
           );
         break;
       case 'FeedbackReceived': {
@@ -149,7 +157,7 @@ function historyLines(events: readonly AgentEvent[], toolCallId: string, paint: 
         const mark = feedback.kind === 'approved' ? paint.green('✓') : paint.red('✗');
         add(
           event,
-          `${mark} ${feedback.kind} by ${by ?? '(nobody recorded)'}${feedback.payload === undefined ? '' : ` with ${JSON.stringify(feedback.payload)}`}`,
+          `${mark} ${feedback.kind} by ${visibleLine(by ?? '(nobody recorded)')}${feedback.payload === undefined ? '' : ` with ${visibleText(JSON.stringify(feedback.payload))}`}`,
           note === undefined
             ? []
             : note.split('\n').map((line, index) => `${index === 0 ? 'note: ' : '      '}${line}`),
@@ -168,14 +176,14 @@ function historyLines(events: readonly AgentEvent[], toolCallId: string, paint: 
           const [first = '', ...more] = event.data.error.split('\n');
           add(
             event,
-            `${paint.red('✗')} failed (failure ${event.data.failureCount}): ${first}`,
+            `${paint.red('✗')} failed (failure ${event.data.failureCount}): ${visibleText(first)}`,
             more,
           );
         }
         break;
       case 'WarningRecorded':
         if (event.data.toolCallId === toolCallId)
-          add(event, `${paint.yellow('⚠')} ${event.data.message}`);
+          add(event, `${paint.yellow('⚠')} ${visibleLine(event.data.message)}`);
         break;
       default:
         break;
@@ -191,13 +199,21 @@ function outcome(output: ToolOutput, paint: Painter): [string, string[]] {
     case 'fail': {
       const [first = '', ...more] = output.text.split('\n');
       const mark = output.kind === 'text' ? paint.green('✓') : paint.red('✗');
-      return [`${mark} output${output.kind === 'fail' ? ' (fail)' : ''}: ${first}`, more];
+      return [
+        `${mark} output${output.kind === 'fail' ? ' (fail)' : ''}: ${visibleText(first)}`,
+        more,
+      ];
     }
     case 'stop':
     case 'agentFailed':
+      // The agent's typed result: whole, as indented data (not one cut line).
       return [
-        `${paint.magenta('■')} ${output.kind === 'stop' ? 'stop' : 'agent failed'}${output.payload === undefined ? '' : ` ${JSON.stringify(output.payload)}`}`,
-        [],
+        `${paint.magenta('■')} ${output.kind === 'stop' ? 'stop' : 'agent failed'}${output.payload === undefined ? '' : ' with:'}`,
+        output.payload === undefined
+          ? []
+          : JSON.stringify(output.payload, null, 2)
+              .split('\n')
+              .map((line) => `  ${line}`),
       ];
     case 'feedbackRequired':
       return [`${paint.yellow('⏸')} asked for a decision`, []];

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { Agent, tool } from '@agentlog/core';
 import { scriptedModel, textResponse, toolCallResponse } from '@agentlog/core/testing';
 import { createSqliteEventStore } from '@agentlog/store';
+import { fixtureEvents } from '../test/fixtureSessions.js';
 import { runCliIn } from '../test/runCliIn.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'agentlog-cli-stop-'));
@@ -67,6 +68,31 @@ describe('agentlog stop', () => {
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('has no run in progress to stop');
     store.close?.();
+  });
+
+  it('REV-1 stop and inspect show who asked and why with visible escapes', async () => {
+    const db = join(dir, 'hostile.db');
+    const store = createSqliteEventStore({ path: db });
+    // A run that started and has not stopped: a run in progress.
+    const [runStarted] = await fixtureEvents('HITL-5-shadowed-approval.jsonl');
+    await store.appendToStream('job', runStarted === undefined ? [] : [runStarted], {
+      expectedRevision: 'noStream',
+    });
+    store.close?.();
+    const by = 'ana\u001b[8m';
+    const reason = 'wrong\u202e branch\nhidden line';
+    const stopped = await cli(['stop', 'job', '--by', by, '--reason', reason, '--store', db]);
+    expect(stopped).toEqual({
+      code: 0,
+      stdout:
+        'asked the run of job to stop (by ana\\u001b[8m): wrong\\u202e branch\\nhidden line\n',
+      stderr: '',
+    });
+    const inspected = await cli(['inspect', 'job', '--store', db]);
+    expect(inspected.stdout).toContain(
+      '■ stop requested by ana\\u001b[8m: wrong\\u202e branch\\nhidden line\n',
+    );
+    expect(inspected.stdout).not.toMatch(/[\u001b\u202e]/u);
   });
 
   it('HITL-12 agentlog stop needs --by and a known stream, and writes nothing otherwise', async () => {

@@ -3,6 +3,7 @@ import type { CliCommand } from './cliCommand.js';
 import { CliError } from './cliError.js';
 import { openStore } from './openStore.js';
 import { storeOption } from './storeOption.js';
+import { visibleLine } from './visibleText.js';
 
 /** `agentlog stop`: asks a live run to stop at its next step boundary (SPEC HITL-12). */
 export const stopCommand: CliCommand = {
@@ -35,9 +36,11 @@ export const stopCommand: CliCommand = {
       if (opened.kind === 'jsonl')
         throw new CliError(`${opened.label} is a JSONL file, which agentlog only reads`);
       if (!(await opened.store.listStreams()).includes(streamId))
-        throw new CliError(`${opened.label} has no stream ${streamId}`);
+        throw new CliError(`${opened.label} has no stream ${visibleLine(streamId)}`);
       await requestStop(opened.store, streamId, { reason, by });
-      io.stdout(`asked the run of ${streamId} to stop (by ${by}): ${reason}\n`);
+      io.stdout(
+        `asked the run of ${visibleLine(streamId)} to stop (by ${visibleLine(by)}): ${visibleLine(reason)}\n`,
+      );
       return 0;
     } finally {
       await opened.close();

@@ -1,6 +1,11 @@
-/** Puts `text` on one line (runs of white space become one space) and cuts it to `max` characters with `…`. */
+import { visibleLine, visibleText } from './visibleText.js';
+
+/**
+ * Puts `text` on one line (runs of white space become one space, control and invisible characters
+ * visible escapes, SPEC REV-1) and cuts it to `max` characters with `…`.
+ */
 export function oneLine(text: string, max = 60): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = visibleText(text).replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
@@ -36,12 +41,17 @@ export function summarizeArgs(args: string | undefined, max = 60): string {
   return compactJson(parsed, max);
 }
 
-/** The `HH:MM:SS` (UTC) of an ISO time, or the text itself when it is not one. */
+/** The `HH:MM:SS` (UTC) of an ISO time, or the text itself (on one line, visible) when it is not one. */
 export function clockTime(iso: string): string {
-  return /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/.test(iso) ? iso.slice(11, 19) : iso;
+  return /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/.test(iso) ? iso.slice(11, 19) : visibleLine(iso);
 }
 
-/** The `YYYY-MM-DD HH:MM:SS` (UTC) of an ISO time, or the text itself when it is not one. */
+/**
+ * The `YYYY-MM-DD HH:MM:SS` (UTC) of an ISO time, or the text itself (on one line, visible) when
+ * it is not one.
+ */
 export function dateTime(iso: string): string {
-  return /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/.test(iso) ? iso.slice(0, 19).replace('T', ' ') : iso;
+  return /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/.test(iso)
+    ? iso.slice(0, 19).replace('T', ' ')
+    : visibleLine(iso);
 }

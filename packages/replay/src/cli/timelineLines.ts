@@ -19,15 +19,20 @@ export function timelineLines(events: readonly AgentEvent[], paint: Painter): st
 
 /** {@link timelineLines}, plus the revisions it hides. */
 export function timeline(events: readonly AgentEvent[], paint: Painter): Timeline {
-  const memory: TimelineMemory = { calls: new Map() };
+  const memory: TimelineMemory = { calls: new Map(), refusals: new Map() };
   const width = `#${events.at(-1)?.metadata.revision ?? 0}`.length + 2;
   const lines: string[] = [];
   const hidden: { revision: number; type: string }[] = [];
   events.forEach((event, index) => {
     const text = describeEvent(event, events[index + 1], memory, paint);
-    if (text !== undefined)
-      lines.push(`${paint.dim(`#${event.metadata.revision}`.padEnd(width))}${text}`);
-    else hidden.push({ revision: event.metadata.revision, type: event.type });
+    if (text === undefined) {
+      hidden.push({ revision: event.metadata.revision, type: event.type });
+      return;
+    }
+    // A line with data below it (a stop's result) continues under its text, indented.
+    const [first = '', ...more] = text.split('\n');
+    lines.push(`${paint.dim(`#${event.metadata.revision}`.padEnd(width))}${first}`);
+    for (const line of more) lines.push(`${' '.repeat(width)}${line}`);
   });
   return { lines, hidden };
 }

@@ -1,8 +1,10 @@
 /**
  * Auto-escaping HTML templates for the report: `markup\`<td>${value}</td>\`` escapes every
  * interpolated value unless it is a {@link SafeHtml} fragment built by `markup` itself. There is no
- * other way to make a `SafeHtml`, so text from the stream cannot reach the page unescaped.
+ * other way to make a `SafeHtml`, so text from the stream cannot reach the page unescaped, nor its
+ * control, bidi and zero-width characters unseen (SPEC REV-1).
  */
+import { visibleText } from '../visibleText.js';
 
 const entities: Record<string, string> = {
   '&': '&amp;',
@@ -45,10 +47,14 @@ function render(value: HtmlValue): string {
   if (value === false || value === null || value === undefined) return '';
   if (value instanceof SafeHtml) return value.toString();
   if (Array.isArray(value)) return (value as readonly HtmlValue[]).map(render).join('');
-  return escapeHtml(String(value));
+  // Control, bidi and invisible characters become visible escapes before the HTML escaping.
+  return escapeHtml(visibleText(String(value)));
 }
 
-/** The tagged template: the literal parts are trusted markup, every value is escaped. */
+/**
+ * The tagged template: the literal parts are trusted markup, every value is escaped, with its
+ * control and invisible characters shown as escapes (`\u202e`).
+ */
 export function markup(strings: TemplateStringsArray, ...values: readonly HtmlValue[]): SafeHtml {
   let text = strings[0] ?? '';
   values.forEach((value, index) => {

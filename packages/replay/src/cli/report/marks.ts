@@ -21,11 +21,12 @@ const statusMarks: Record<AuditStatus, SafeHtml> = {
 };
 
 /**
- * The mark of a status: a glyph or CSS mark plus the word, so it reads without colour. A decision
- * no invocation has read yet says so: the call was decided on but has not run.
+ * The mark of a status: a glyph or CSS mark plus the word, so it reads without colour. An approval
+ * no invocation has read yet says so: the call was approved but has not run. A refused call never
+ * runs, so it gets no such mark.
  */
 export function statusMark(status: AuditStatus, decisionPending = false): SafeHtml {
-  return decisionPending && (status === 'approved' || status === 'refused')
+  return decisionPending && status === 'approved'
     ? markup`${statusMarks[status]} <span class="status waiting">(not run yet)</span>`
     : statusMarks[status];
 }

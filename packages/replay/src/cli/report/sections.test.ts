@@ -189,6 +189,26 @@ describe('the sections', () => {
     expect(text).toContain('Result: {"published":"1.0","channel":"stable-7q"}');
   });
 
+  it('HITL-11 the outcome of a run whose approval was refused does not say it waits for a decision', async () => {
+    const full = await loadFixture('HITL-8-refusal-then-revision.jsonl', 'HITL-8');
+    // Up to the refusal (revision 9): the run ended there, nothing resumed it.
+    const refused = { ...full, ...foldStream(full.events.slice(0, 10)) };
+    const text = textOf(renderReport(refused));
+    expect(text).toContain('guess_a_number g1 was ✗ refused by ana ; the run ended there.');
+    expect(text).toContain('Nothing waits for a decision.');
+    expect(text).not.toContain('Waits for a decision');
+    // A refused call never runs: it is not marked as one that has not run yet.
+    expect(text).toContain('guess_a_number g1 ✗ refused 1 invocation(s)');
+    expect(text).not.toContain('not run yet');
+    const approved = await loadFixture('HITL-4-resume-after-approval.jsonl', 'HITL-4');
+    const notResumed = { ...approved, ...foldStream(approved.events.slice(0, 10)) };
+    expect(textOf(renderReport(notResumed))).toContain(
+      'guess_a_number g1 was ✓ approved by ana ; it waits for a run to resume it, not for a decision.',
+    );
+    const waiting = { ...full, ...foldStream(full.events.slice(0, 9)) };
+    expect(textOf(renderReport(waiting))).toContain('Waits for a decision on guess_a_number g1 .');
+  });
+
   it('the decisions table: who, when, which call, arguments summarised and in full, decision, note', async () => {
     const loaded = await releaseRun();
     const html = decisionsSection(auditModel(loaded), new PayloadShelf()).toString();

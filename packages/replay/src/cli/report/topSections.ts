@@ -5,6 +5,7 @@ import type { PayloadShelf } from './payloads.js';
 import { argsSummary, argsView } from './drafts.js';
 import { callRef, readableTime } from './marks.js';
 import { markup, type SafeHtml } from './html.js';
+import { decidedStop } from '../decidedStop.js';
 
 /** The top of the page: how the stream ended, why, and for a tool's stop, its payload. */
 export function outcomeSection(
@@ -29,11 +30,27 @@ export function outcomeSection(
             The tool ${callRef(reason.toolCall.name, reason.toolCall.id)} ended the run.
           </p>
           ${shelf.show(reason.payload, 'Result', 'the outcome')}`;
-      case 'feedbackRequired':
-        return markup`<p>
-            Waits for a decision on ${callRef(reason.toolCall.name, reason.toolCall.id)}.
-          </p>
-          ${shelf.show(reason.payload, 'Request', 'the outcome')}`;
+      case 'feedbackRequired': {
+        const request = shelf.show(reason.payload, 'Request', 'the outcome');
+        const call = callRef(reason.toolCall.name, reason.toolCall.id);
+        const decided = decidedStop(state);
+        // A call decided on since the stop does not wait for a decision any more.
+        if (decided === undefined)
+          return markup`<p>Waits for a decision on ${call}.</p>
+            ${request}`;
+        const who = markup`<b>${decided.by ?? '(not recorded)'}</b>`;
+        return decided.feedback.kind === 'refused'
+          ? markup`<p class="decided-stop">
+                ${call} was <span class="status refused">✗ refused</span> by ${who}; the run ended
+                there. Nothing waits for a decision.
+              </p>
+              ${request}`
+          : markup`<p class="decided-stop">
+                ${call} was <span class="status approved">✓ approved</span> by ${who}; it waits
+                for a run to resume it, not for a decision.
+              </p>
+              ${request}`;
+      }
       case 'agentFailed':
         return markup`<p>A tool reported that the task cannot be done.</p>
           ${shelf.show(reason.payload, 'Failure', 'the outcome')}`;
