@@ -103,7 +103,7 @@ export function describeEvent(
     case 'WarningRecorded':
       return `${paint.yellow('⚠')} ${visibleLine(event.data.message)}`;
     case 'StopRequested':
-      return `${paint.magenta('■')} stop requested${event.data.by === undefined ? '' : ` by ${visibleLine(event.data.by)}`}: ${visibleLine(event.data.reason)}`;
+      return `${paint.magenta('■')} stop requested${event.data.by === undefined ? '' : ` by ${visibleLine(event.data.by)}`}${event.data.hook === undefined ? '' : ` from the ${event.data.hook} hook`}: ${visibleLine(event.data.reason)}`;
     case 'StreamForked':
       return `⑂ forked from ${visibleLine(event.data.fromStream)} at revision ${event.data.atRevision}`;
   }
@@ -214,7 +214,8 @@ export function stopDetail(reason: StopReason): string {
       return oneLineError(reason.message);
     case 'other':
       return quoted(reason.text);
-    default:
+    case 'noNewMessages':
+      // Every kind is named: a new one fails `tsc` here instead of printing nothing.
       return '';
   }
 }

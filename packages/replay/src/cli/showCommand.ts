@@ -185,8 +185,22 @@ function historyLines(events: readonly AgentEvent[], toolCallId: string, paint: 
         if (event.data.toolCallId === toolCallId)
           add(event, `${paint.yellow('⚠')} ${visibleLine(event.data.message)}`);
         break;
-      default:
+      // Events about no single call; a new event type fails `tsc` below until it is placed.
+      case 'SystemPromptAdded':
+      case 'RunStarted':
+      case 'UserMessageQueued':
+      case 'UserMessageAdded':
+      case 'SummaryAdded':
+      case 'ModelResponded':
+      case 'AssistantMessageAdded':
+      case 'AgentStopped':
+      case 'StopRequested':
+      case 'StreamForked':
         break;
+      default: {
+        const unplaced: never = event;
+        throw new Error(`an event type the call history does not place: ${String(unplaced)}`);
+      }
     }
   }
   if (lines.length === 0) lines.push('(no event about this call yet)');

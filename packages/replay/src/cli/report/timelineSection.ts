@@ -76,7 +76,7 @@ function eventLine(
     case 'WarningRecorded':
       return markup`⚠ ${event.data.message}`;
     case 'StopRequested':
-      return markup`■ stop requested${event.data.by !== undefined && ` by ${event.data.by}`}:
+      return markup`■ stop requested${event.data.by !== undefined && ` by ${event.data.by}`}${event.data.hook !== undefined && ` from the ${event.data.hook} hook`}:
       ${event.data.reason}`;
     case 'StreamForked':
       return markup`forked from ${event.data.fromStream} at revision ${event.data.atRevision}`;
