@@ -110,6 +110,15 @@ export type {
   AppendResult,
   AppendOptions,
 } from './ports/eventStore.js';
+export type {
+  WorkEntry,
+  WorkIndex,
+  WorkItem,
+  WorkReason,
+  WorkState,
+  WorkStatus,
+  WorkerInfo,
+} from './ports/workIndex.js';
 export { createInMemoryEventStore } from './store/inMemoryEventStore.js';
 export { requestFingerprint } from './events/requestFingerprint.js';
 

@@ -1,4 +1,5 @@
 import type { Observable } from 'rxjs';
+import type { WorkEntry, WorkIndex } from './workIndex.js';
 
 /**
  * The revision an append expects the stream to be at (KurrentDB vocabulary): the revision of its
@@ -51,6 +52,11 @@ export interface AppendOptions {
    * append durable ignore it.
    */
   readonly durable?: boolean;
+  /**
+   * Where the stream stands for the workers after these events (SPEC WRK-6): a store with a work
+   * index writes it in the same transaction as the events; others ignore it.
+   */
+  readonly work?: WorkEntry;
 }
 
 /** What an append returns: the revision to expect next time. */
@@ -78,4 +84,6 @@ export interface EventStore {
     options?: { readonly fromRevision?: number },
   ): Observable<StreamEvent>;
   listStreams(): Promise<string[]>;
+  /** The index of streams that need work (SPEC WRK-6), when the store keeps one (workers need it). */
+  readonly work?: WorkIndex;
 }

@@ -1,0 +1,101 @@
+/**
+ * Where a stream stands for the workers (SPEC WRK-2, WRK-6), as the process that appends computed
+ * it from its fold: `requested` (a run was requested and not yet started), `ready` (stopped, and a
+ * worker may continue it at once: every waiting call holds a decision, or a worker released it),
+ * `running` (a run holds it; it needs work only once its lease lapsed), `idle` (nothing to do).
+ */
+export type WorkStatus = 'requested' | 'ready' | 'running' | 'idle';
+
+/**
+ * The work-index entry an append writes in the same transaction as its events (SPEC WRK-6). A
+ * store without a work index ignores it.
+ */
+export interface WorkEntry {
+  readonly status: WorkStatus;
+  /** The registered agent name the stream runs under (`RunRequested.agent`), if it has one. */
+  readonly agent?: string;
+  /** While `running`: the worker that holds the run (`RunStarted.worker.id`), if a worker does. */
+  readonly owner?: string;
+  /**
+   * While `running`: how long the run is leased, counted by the store's clock from this append
+   * (SPEC WRK-4). Every append of the run renews it.
+   */
+  readonly leaseMs?: number;
+}
+
+/** Why a stream needs work now (SPEC WRK-2). */
+export type WorkReason = 'requested' | 'ready' | 'leaseLapsed';
+
+/** A stream that needs work, as the index lists it. */
+export interface WorkItem {
+  readonly streamId: string;
+  readonly reason: WorkReason;
+  /** The registered agent name, when the stream has one. */
+  readonly agent?: string;
+  /** When the stream entered this status, by the store's clock (ISO time): first in, first out. */
+  readonly since: string;
+  /** For `leaseLapsed`: the worker whose lease lapsed, if a worker held it. */
+  readonly owner?: string;
+}
+
+/** What a live worker says of itself (SPEC WRK-7, `agentlog workers`). */
+export interface WorkerInfo {
+  readonly id: string;
+  readonly host: string;
+  readonly pid: number;
+  /** When it started, by the store's clock (ISO time). */
+  readonly startedAt?: string;
+  /** Its last heartbeat, by the store's clock (ISO time). */
+  readonly heartbeatAt?: string;
+  /** The streams whose runs it holds. */
+  readonly runs: readonly string[];
+}
+
+/** The index entry of one stream, as `agentlog list` shows it. */
+export interface WorkState {
+  readonly status: WorkStatus;
+  readonly agent?: string;
+  readonly owner?: string;
+  /** While running: when its lease ends, by the store's clock (ISO time). */
+  readonly leaseUntil?: string;
+}
+
+/**
+ * The index of streams that need work (SPEC WRK-6), kept by a store in the same transaction as the
+ * events, so finding work costs what the work costs, not what the store holds. Leases are judged
+ * on the store's clock, never a worker's (SPEC WRK-4). Who owns a run is never decided here: a
+ * worker takes a run by appending at the expected revision (SPEC WRK-3).
+ */
+export interface WorkIndex {
+  /** The store's clock. */
+  now(): Promise<Date>;
+  /**
+   * Streams that need work now, at most `limit`: requested runs first in, first out, runs whose
+   * every waiting call holds a decision, and runs whose lease lapsed by the store's clock. Only
+   * streams of the given agent names; `caps` holds an agent name's running streams across all
+   * workers to at most its number.
+   */
+  findWork(options: {
+    readonly limit: number;
+    readonly agents: readonly string[];
+    readonly caps?: Readonly<Record<string, number>>;
+  }): Promise<WorkItem[]>;
+  /**
+   * Extends the lease `owner` holds on a running stream to `leaseMs` from the store's now (SPEC
+   * WRK-4). False when the stream is not running under `owner` any more.
+   */
+  renewLease(streamId: string, owner: string, leaseMs: number): Promise<boolean>;
+  /** Records that a worker is alive, with the runs it holds (its heartbeat, by the store's clock). */
+  heartbeat(worker: WorkerInfo): Promise<void>;
+  /** Forgets a worker that stopped. */
+  retire(workerId: string): Promise<void>;
+  /** Workers whose last heartbeat is younger than `withinMs` by the store's clock. */
+  listWorkers(options?: { readonly withinMs?: number }): Promise<WorkerInfo[]>;
+  /** The index entries of these streams (of every stream when omitted). */
+  workOf(streamIds?: readonly string[]): Promise<Map<string, WorkState>>;
+  /**
+   * Resolves when work may have appeared (PostgreSQL: a `NOTIFY` from an append that made a stream
+   * need work), after `ms` at the latest, or at once when `signal` aborts.
+   */
+  waitForWork(ms: number, signal?: AbortSignal): Promise<void>;
+}
