@@ -184,6 +184,11 @@ function decision(
   }
   const nonJson = feedback.payload === undefined ? undefined : findNonJson(feedback.payload);
   if (nonJson !== undefined) throw invalid(`the payload is not JSON: ${nonJson}`);
+  const { reason } = feedback;
+  if (reason !== undefined && typeof reason !== 'string')
+    throw invalid('the reason must be a text');
+  if (reason !== undefined && feedback.kind !== 'refused')
+    throw invalid('only a refusal carries a reason for the model; an approval may carry a note');
   for (const [field, value] of [
     ['by', by],
     ['note', note],
@@ -195,10 +200,11 @@ function decision(
     type: 'FeedbackReceived',
     data: {
       toolCallId,
-      feedback:
-        feedback.payload === undefined
-          ? { kind: feedback.kind }
-          : { kind: feedback.kind, payload: feedback.payload },
+      feedback: {
+        kind: feedback.kind,
+        ...(feedback.payload === undefined ? {} : { payload: feedback.payload }),
+        ...(reason === undefined ? {} : { reason }),
+      },
       ...(typeof by === 'string' ? { by } : {}),
       ...(typeof note === 'string' ? { note } : {}),
     },

@@ -3,7 +3,7 @@ import type { AgentState } from '../events/agentState.js';
 import { toolCallOf } from '../events/stateQueries.js';
 import type { ToolCall } from '../messages/toolCall.js';
 import { ToolOutput } from '../messages/toolOutput.js';
-import { REFUSAL_TEXT } from '../messages/toolFeedback.js';
+import { refusalText } from '../messages/toolFeedback.js';
 import type { DeciderSettings } from './deciderSettings.js';
 
 /**
@@ -94,7 +94,7 @@ function planCall(state: AgentState, settings: DeciderSettings, toolCall: ToolCa
       kind: 'answer',
       toolCall,
       ambiguous: true,
-      result: { ok: true, output: ToolOutput.text(REFUSAL_TEXT) },
+      result: { ok: true, output: ToolOutput.text(refusalText(decision)) },
       consume: true,
     };
   }

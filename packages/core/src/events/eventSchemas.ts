@@ -99,7 +99,11 @@ const checks = {
   }),
   FeedbackReceived: object({
     toolCallId: string,
-    feedback: object({ kind: oneOf(['approved', 'refused']), payload }),
+    feedback: object({
+      kind: oneOf(['approved', 'refused']),
+      payload,
+      reason: optional(string),
+    }),
     by: optional(string),
     note: optional(string),
   }),

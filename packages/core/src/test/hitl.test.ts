@@ -330,6 +330,52 @@ describe('human in the loop', () => {
     expect(agent.stopReason()).toMatchObject({ kind: 'feedbackRequired', toolCall: { id: 'g2' } });
   });
 
+  it('HITL-14 a refusal with a reason gives the model the refusal text followed by the reason; the note stays in the audit', async () => {
+    const { agent, model, events } = await testAgent([guess('g1'), textResponse('ok, 7')], (b) =>
+      b.tools([approvalRequired(guessTool([]))]),
+    );
+    await agent.query('guess');
+    await agent
+      .context()
+      .feedbackReceived(
+        { id: 'g1', name: 'guess_a_number' },
+        ToolFeedback.refused().withReason('pick one below ten'),
+        { by: 'ana', note: 'internal: the budget review said so' },
+      );
+    await agent.run();
+    const sent = model.requests[1]?.messages ?? [];
+    expect(sent.find((message) => message.role === 'tool')).toMatchObject({
+      output: { kind: 'text', text: `${REFUSAL_TEXT}: pick one below ten` },
+    });
+    // The note is for the audit: it is in the stream, and in nothing the model was sent.
+    expect(JSON.stringify(sent)).not.toContain('budget review');
+    const decision = (await events()).find((event) => event.type === 'FeedbackReceived');
+    expect(decision?.data).toEqual({
+      toolCallId: 'g1',
+      feedback: { kind: 'refused', reason: 'pick one below ten' },
+      by: 'ana',
+      note: 'internal: the budget review said so',
+    });
+  });
+
+  it('HITL-14 without a reason the fixed refusal text stands; an approval cannot carry a reason', async () => {
+    const { agent, model } = await testAgent([guess('g1'), textResponse('fine')], (b) =>
+      b.tools([approvalRequired(guessTool([]))]),
+    );
+    await agent.query('guess');
+    const call = { id: 'g1', name: 'guess_a_number' };
+    const refusedApproval = await rejection(
+      agent.context().feedbackReceived(call, ToolFeedback.approved().withReason('why not')),
+    );
+    expect(refusedApproval.code).toBe('invalidFeedback');
+    expect(refusedApproval.message).toMatch(/only a refusal carries a reason/);
+    await agent.context().feedbackReceived(call, ToolFeedback.refused(), { note: 'no' });
+    await agent.run();
+    expect(model.requests[1]?.messages.find((message) => message.role === 'tool')).toMatchObject({
+      output: { kind: 'text', text: REFUSAL_TEXT },
+    });
+  });
+
   it('HITL-9 a custom tool asks with a payload, and the approval payload lowers the refund', async () => {
     const refund = new IssueRefund();
     const { agent } = await testAgent(

@@ -1,5 +1,5 @@
 import { ToolOutput } from '../messages/toolOutput.js';
-import { REFUSAL_TEXT } from '../messages/toolFeedback.js';
+import { refusalText } from '../messages/toolFeedback.js';
 
 import type { Tool } from '../api/tool.js';
 
@@ -17,7 +17,8 @@ export function isApprovalGate(tool: Tool): boolean {
 /**
  * Wraps a tool so each call waits for a person's decision (SPEC HITL-1). It keeps the inner tool's
  * name, spec and idempotent flag; no decision yet gives `feedbackRequired()`, approval runs the
- * inner tool, refusal gives the text {@link REFUSAL_TEXT}. Feedback payloads are ignored.
+ * inner tool, refusal gives the text `This tool call was refused`, followed by the refusal's reason
+ * when it has one (SPEC HITL-14). Feedback payloads are ignored.
  */
 export function approvalRequired(inner: Tool): Tool {
   const gate: Tool & { readonly [runsOnlyWhenApproved]: true } = {
@@ -32,7 +33,7 @@ export function approvalRequired(inner: Tool): Tool {
       // Anything but an explicit approval, even a malformed stored decision, must not run the tool.
       return feedback.kind === 'approved'
         ? inner.invoke(context, toolCall)
-        : ToolOutput.text(REFUSAL_TEXT);
+        : ToolOutput.text(refusalText(feedback));
     },
   };
   return gate;

@@ -129,6 +129,37 @@ describe('agentlog approve and refuse', () => {
     store.close();
   });
 
+  it('HITL-14 refuse --reason gives the model the reason after the refusal text; --note stays out of what it reads', async () => {
+    const { db, store, agent, runs, streamId } = await waitingStream();
+    const refused = await cli([
+      'refuse',
+      streamId,
+      'd1',
+      '--reason',
+      'the release freeze runs until Monday',
+      '--note',
+      'ticket OPS-12',
+      '--by',
+      'bo',
+      '--store',
+      db,
+    ]);
+    expect(refused.code, refused.stderr).toBe(0);
+    await agent.run();
+    expect(runs).toEqual([]);
+    const events = await store.readStream(streamId);
+    expect(ofType(events, 'FeedbackReceived')[0]?.data).toEqual({
+      toolCallId: 'd1',
+      feedback: { kind: 'refused', reason: 'the release freeze runs until Monday' },
+      by: 'bo',
+      note: 'ticket OPS-12',
+    });
+    expect(ofType(events, 'ToolCallCompleted')[0]?.data).toMatchObject({
+      output: { kind: 'text', text: `${REFUSAL_TEXT}: the release freeze runs until Monday` },
+    });
+    store.close();
+  });
+
   it('invalid JSON payload, unknown stream or call, a call that is not open: one line, exit 2, nothing written', async () => {
     const { db, store, streamId } = await waitingStream();
     const before = (await store.readStream(streamId)).length;

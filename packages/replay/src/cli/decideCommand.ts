@@ -11,7 +11,7 @@ export function decideCommand(kind: 'approve' | 'refuse'): CliCommand {
   const verb = kind === 'approve' ? 'approved' : 'refused';
   return {
     name: kind,
-    summary: `${kind} a waiting tool call (--by, --note, --payload)`,
+    summary: `${kind} a waiting tool call (--by, --note, --payload${kind === 'refuse' ? ', --reason' : ''})`,
     define(command) {
       command
         .description(
@@ -26,11 +26,17 @@ export function decideCommand(kind: 'approve' | 'refuse'): CliCommand {
           '--by <name>',
           'who decided (stored in the event); required, defaults to $AGENTLOG_USER',
         )
-        .option('--note <text>', 'why (stored in the event)')
+        .option('--note <text>', 'why, for the audit only: the model never reads it')
         .option(
           '--payload <json>',
           'a JSON value handed to tools that read it (approvalRequired ignores it)',
-        )
+        );
+      if (kind === 'refuse')
+        command.option(
+          '--reason <text>',
+          'words for the model: it reads "This tool call was refused: <reason>" (HITL-14)',
+        );
+      command
         .addOption(storeOption())
         .addHelpText(
           'after',
@@ -56,7 +62,14 @@ export function decideCommand(kind: 'approve' | 'refuse'): CliCommand {
           throw new CliError(
             `stream ${visibleLine(streamId)} has no tool call ${visibleLine(toolCallId)}`,
           );
-        const draft = kind === 'approve' ? ToolFeedback.approved() : ToolFeedback.refused();
+        const reason = kind === 'refuse' ? nonEmpty(parsed.string('reason')) : undefined;
+        const refused = ToolFeedback.refused();
+        const draft =
+          kind === 'approve'
+            ? ToolFeedback.approved()
+            : reason === undefined
+              ? refused
+              : refused.withReason(reason);
         const feedback = payload === undefined ? draft : draft.withPayload(payload);
         const note = parsed.string('note');
         // A decision needs no agent, model or tools: the decider judges it on the stream alone.
