@@ -120,7 +120,8 @@ export type {
   WorkerInfo,
 } from './ports/workIndex.js';
 export { createInMemoryEventStore } from './store/inMemoryEventStore.js';
-export { requestFingerprint } from './events/requestFingerprint.js';
+export { requestFingerprint, RequestFingerprinter } from './events/requestFingerprint.js';
+export type { FingerprintSnapshot } from './events/requestFingerprint.js';
 
 export type { Tool } from './api/tool.js';
 export { tool } from './tools/createTool.js';
