@@ -12,7 +12,7 @@ function eventLine(
   next: AgentEvent | undefined,
   model: AuditModel,
 ): SafeHtml | undefined {
-  const call = (id: string) => model.calls.find((entry) => entry.toolCall.id === id);
+  const call = (id: string) => model.callsById.get(id);
   const name = (id: string) => call(id)?.toolCall.name ?? '(unknown tool)';
   switch (event.type) {
     case 'SystemPromptAdded':
