@@ -1,6 +1,7 @@
 import { decideCommand, type Command } from '../decider/decideCommand.js';
 import { DEFAULT_SETTINGS, type DeciderSettings } from '../decider/deciderSettings.js';
 import { ConcurrencyError } from '../errors/concurrencyError.js';
+import { InvalidEventError } from '../errors/invalidEventError.js';
 import type { AgentEvent } from '../events/agentEvent.js';
 import type { AgentState } from '../events/agentState.js';
 import { foldOfStream } from '../writer/foldCache.js';
@@ -46,7 +47,12 @@ export async function giveCommand(
       );
       return { state: writer.state, events };
     } catch (error) {
-      if (!(error instanceof ConcurrencyError) || attempt > 0) throw error;
+      // Another writer got there first. When the writer could not fold its write onto theirs
+      // (a decision that lost the race to another for the same call), the command is judged
+      // again on what is stored now, so it is refused for what it is (`invalidFeedback`), not
+      // as an event that contradicts the stream.
+      const lostRace = error instanceof ConcurrencyError || error instanceof InvalidEventError;
+      if (!lostRace || attempt > 0) throw error;
     }
   }
 }
