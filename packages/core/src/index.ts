@@ -21,6 +21,7 @@ export type { NextStep } from './decider/nextStep.js';
 export { recordOutcome } from './decider/recordOutcome.js';
 export type { Outcome, Recorded } from './decider/recordOutcome.js';
 export { decideCommand, foreignRun } from './decider/decideCommand.js';
+export { workEntry, workStatus } from './decider/workStatus.js';
 export type { Command } from './decider/decideCommand.js';
 export { planBatch } from './decider/planBatch.js';
 export { setupCursor, startCursor } from './decider/runCursor.js';
@@ -32,6 +33,7 @@ export { recordDecision } from './commands/recordDecision.js';
 export { pendingDecisions } from './commands/pendingDecisions.js';
 export type { WaitingCall } from './commands/pendingDecisions.js';
 export { requestStop } from './commands/requestStop.js';
+export { requestRun, type RunRequestOptions } from './commands/requestRun.js';
 export type { OutsideOptions } from './commands/giveCommand.js';
 export {
   isRequestedByTool,
@@ -119,7 +121,7 @@ export type {
   WorkStatus,
   WorkerInfo,
 } from './ports/workIndex.js';
-export { createInMemoryEventStore } from './store/inMemoryEventStore.js';
+export { createInMemoryEventStore, type InMemoryStoreOptions } from './store/inMemoryEventStore.js';
 export { requestFingerprint } from './events/requestFingerprint.js';
 
 export type { Tool } from './api/tool.js';

@@ -1,6 +1,6 @@
 import type { ToolResult } from './hooks.js';
 import type { AgentContext } from './agentContext.js';
-import type { PendingEvent } from '../events/agentEvent.js';
+import type { PendingEvent, WorkerIdentity } from '../events/agentEvent.js';
 import type { ToolCall } from '../messages/toolCall.js';
 
 /**
@@ -32,6 +32,13 @@ export interface RunOptions {
   readonly onTextDelta?: (delta: string, context: TextDeltaContext) => void;
   /** In a replay: what the recording says others wrote during the run (SPEC RPL-5). */
   readonly recordedInputs?: RecordedInputs;
+  /** The worker that takes the run, recorded in its `RunStarted` (SPEC WRK-7). */
+  readonly worker?: WorkerIdentity;
+  /**
+   * The store judged, on its own clock, that the lease of the run in progress lapsed (SPEC
+   * WRK-4): the run counts as crashed and is resumed, whatever this process's clock says.
+   */
+  readonly leaseLapsed?: boolean;
 }
 
 /** Where a text delta belongs. */

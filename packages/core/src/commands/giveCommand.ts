@@ -1,5 +1,6 @@
 import { decideCommand, type Command } from '../decider/decideCommand.js';
 import { DEFAULT_SETTINGS, type DeciderSettings } from '../decider/deciderSettings.js';
+import { workEntry } from '../decider/workStatus.js';
 import { ConcurrencyError } from '../errors/concurrencyError.js';
 import type { AgentEvent } from '../events/agentEvent.js';
 import type { AgentState } from '../events/agentState.js';
@@ -37,7 +38,15 @@ export async function giveCommand(
   const settings = outsideSettings(streamId);
   for (let attempt = 0; ; attempt += 1) {
     const { state } = await foldOfStream(store, streamId, () => undefined);
-    const writer = new StreamWriter(store, streamId, clock, options.ids ?? uuidV7, state);
+    const writer = new StreamWriter(
+      store,
+      streamId,
+      clock,
+      options.ids ?? uuidV7,
+      state,
+      () => [],
+      (folded) => workEntry(folded, settings),
+    );
     const decided = decideCommand(state, settings, command, { clock, ownRun: false });
     try {
       const events = await writer.append(
