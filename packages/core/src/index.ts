@@ -34,6 +34,8 @@ export { pendingDecisions } from './commands/pendingDecisions.js';
 export type { WaitingCall } from './commands/pendingDecisions.js';
 export { requestStop } from './commands/requestStop.js';
 export { requestRun, type RunRequestOptions } from './commands/requestRun.js';
+export { createWorker, type WorkerOptions } from './worker/createWorker.js';
+export type { WorkerAgent, WorkerAgentBuilder, WorkerAgents } from './worker/workerAgent.js';
 export type { OutsideOptions } from './commands/giveCommand.js';
 export {
   isRequestedByTool,
