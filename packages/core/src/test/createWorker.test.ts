@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { recordDecision } from '../commands/recordDecision.js';
 import { requestRun } from '../commands/requestRun.js';
+import type { AgentBuilder } from '../agent/agentBuilder.js';
 import { ConcurrencyError } from '../errors/concurrencyError.js';
 import { ToolFeedback } from '../messages/toolFeedback.js';
 import type { EventStore, StreamEvent } from '../ports/eventStore.js';
@@ -59,7 +60,7 @@ describe('workers (SPEC WRK)', () => {
     });
     expect(await store.listStreams()).toEqual(['job']);
     expect(await types(store, 'job')).toEqual(['RunRequested']);
-  });
+  }, 30_000);
 
   it('WRK-2 WRK-7 a worker takes a requested run, records who took it, and touches no stream that needs nothing', async () => {
     const { store, polls } = workStore();
@@ -94,7 +95,7 @@ describe('workers (SPEC WRK)', () => {
     expect((await store.readStream('done')).length).toBe((await finished.refresh()).revision + 1);
     expect(await types(store, 'foreign')).toEqual(['RunRequested']);
     expect(worker.warnings).toEqual([]);
-  });
+  }, 30_000);
 
   it('WRK-2 a run stopped for approval is continued by a worker once the decision is recorded', async () => {
     const { store, work } = workStore();
@@ -124,7 +125,7 @@ describe('workers (SPEC WRK)', () => {
     expect(await eventsOf(store, 'job', 'ToolCallCompleted')).toHaveLength(1);
     expect(await lastAnswer(store, 'job')).toBe('deployed');
     expect(inner.invocations()).toBe(1);
-  });
+  }, 30_000);
 
   it('WRK-2 an agent that opted out of continuing after a decision is not continued, and not rebuilt every poll', async () => {
     const { store, polls } = workStore();
@@ -144,7 +145,7 @@ describe('workers (SPEC WRK)', () => {
     await worker.stop();
     expect(await eventsOf(store, 'job', 'RunStarted')).toHaveLength(1);
     expect(builds).toBe(2); // the requested run, and one look at the decided stream
-  });
+  }, 30_000);
 
   it("WRK-2 WRK-4 a run whose lease lapsed by the store's clock is resumed, whatever the worker's clock says", async () => {
     const { store, clock, polls } = workStore();
@@ -184,7 +185,7 @@ describe('workers (SPEC WRK)', () => {
     expect(runs.at(-1)?.data).toMatchObject({ worker: { id: 'w2' } });
     expect(work.invocations()).toBe(2);
     expect(await lastAnswer(store, 'job')).toBe('resumed');
-  });
+  }, 30_000);
 
   it('WRK-3 of many agents racing for one requested run exactly one advances it and the others append nothing', async () => {
     const { store } = workStore();
@@ -208,7 +209,7 @@ describe('workers (SPEC WRK)', () => {
     }
     expect(await eventsOf(store, 'job', 'RunStarted')).toHaveLength(1);
     expect(model.calls()).toBe(1);
-  });
+  }, 30_000);
 
   it('WRK-3 five workers polling one store: exactly one takes the requested run', async () => {
     const { store } = workStore();
@@ -222,7 +223,7 @@ describe('workers (SPEC WRK)', () => {
     expect(await eventsOf(store, 'job', 'RunStarted')).toHaveLength(1);
     expect(model.calls()).toBe(1);
     expect(await types(store, 'job')).toHaveLength(7);
-  });
+  }, 30_000);
 
   it('WRK-4 workers whose clocks are 10 minutes off neither take over a live run nor lose their own', async () => {
     const { store, polls } = workStore();
@@ -254,7 +255,7 @@ describe('workers (SPEC WRK)', () => {
     await Promise.all([holder.stop(), other.stop()]);
     expect(await lastAnswer(store, 'job')).toBe('finished');
     expect(holder.warnings).toEqual([]);
-  });
+  }, 30_000);
 
   it("WRK-4 a worker renews its run's lease while a long tool runs, on the store's clock", async () => {
     const { store, work: index, clock } = workStore();
@@ -283,7 +284,49 @@ describe('workers (SPEC WRK)', () => {
     await holder.stop();
     expect(await eventsOf(store, 'job', 'RunStarted')).toHaveLength(1);
     expect(holder.warnings).toEqual([]);
-  });
+  }, 30_000);
+
+  it('WRK-4 a worker that learns another took its run over aborts it, and its run appends nothing more', async () => {
+    const { store, clock, pauseRenewals } = workStore();
+    const long = gate();
+    const work = waitingTool(long.opened, { idempotent: true });
+    const lease = (b: AgentBuilder) => b.runLease(3_000);
+    const holder = startWorker({
+      store,
+      agents: {
+        runner: builderOf(
+          answers([toolCallResponse([{ name: 'work', args: {}, id: 'c1' }])]),
+          [work],
+          lease,
+        ),
+      },
+      id: 'w1',
+    });
+    await requestRun(store, { streamId: 'job', agent: 'runner', input: 'go' });
+    await waitFor(() => work.invocations() === 1, 'the long tool to start');
+    // The holder's renewals stall for a moment, and the store's clock passes its lease.
+    pauseRenewals(true);
+    clock.advance(3_001);
+    const taker = startWorker({
+      store,
+      agents: { runner: builderOf(answers([textResponse('taken over')]), [work], lease) },
+      id: 'w2',
+    });
+    await waitFor(stopped(store, 'job'), 'the other worker to finish the run');
+    pauseRenewals(false);
+    // The holder learns at its next renewal that the run is not its own any more.
+    await waitFor(() => work.abortedWith() instanceof ConcurrencyError, 'the holder to abort');
+    const before = (await store.readStream('job')).length;
+    long.open();
+    await Promise.all([holder.stop(), taker.stop()]);
+    expect(holder.warnings.join('\n')).toContain("worker w1 lost the run's lease");
+    expect((await store.readStream('job')).length).toBe(before);
+    expect(await eventsOf(store, 'job', 'ToolCallCompleted')).toHaveLength(1);
+    expect((await eventsOf(store, 'job', 'RunStarted')).map((e) => e.data)).toMatchObject([
+      { worker: { id: 'w1' } },
+      { worker: { id: 'w2' } },
+    ]);
+  }, 30_000);
 
   it('WRK-5 a worker told to stop claims nothing more, lets the step finish, releases the run, and another continues it at once', async () => {
     const { store, work: index } = workStore();
@@ -325,7 +368,7 @@ describe('workers (SPEC WRK)', () => {
     await two.stop();
     expect(work.invocations()).toBe(1);
     expect(await lastAnswer(store, 'job')).toBe('continued');
-  });
+  }, 30_000);
 
   it('a store without a work index is refused, naming the store', async () => {
     const inner = createInMemoryEventStore();
@@ -334,5 +377,5 @@ describe('workers (SPEC WRK)', () => {
     await expect(createWorker({ store, agents: {} })).rejects.toThrow(
       /KurrentDB esdb:\/\/localhost keeps no work index/,
     );
-  });
+  }, 30_000);
 });

@@ -30,25 +30,35 @@ export function workStore(): {
   readonly work: WorkIndex;
   readonly clock: ManualClock;
   readonly polls: () => number;
+  /** While paused, every lease renewal fails as if the network stalled. */
+  readonly pauseRenewals: (paused: boolean) => void;
 } {
   const clock = manualClock();
   const inner = createInMemoryEventStore({ clock });
   const work = inner.work as WorkIndex;
   let polls = 0;
+  let paused = false;
   const counted: WorkIndex = {
     now: () => work.now(),
     findWork: (options) => {
       polls += 1;
       return work.findWork(options);
     },
-    renewLease: (...args) => work.renewLease(...args),
+    renewLease: (...args) =>
+      paused ? Promise.reject(new Error('the network stalled')) : work.renewLease(...args),
     heartbeat: (info) => work.heartbeat(info),
     retire: (id) => work.retire(id),
     listWorkers: (options) => work.listWorkers(options),
     workOf: (ids) => work.workOf(ids),
     waitForWork: (ms, signal) => work.waitForWork(ms, signal),
   };
-  return { store: { ...inner, work: counted }, work, clock, polls: () => polls };
+  return {
+    store: { ...inner, work: counted },
+    work,
+    clock,
+    polls: () => polls,
+    pauseRenewals: (pause) => void (paused = pause),
+  };
 }
 
 /** Resolves once `condition` holds, checking every few milliseconds; fails after `timeoutMs`. */
@@ -96,20 +106,29 @@ export function answers(list: readonly CompletionResponse[]): ChatCompletion & {
 export function waitingTool(
   until: Promise<void>,
   options: { readonly idempotent?: boolean } = {},
-): Tool & { readonly invocations: () => number } {
+): Tool & { readonly invocations: () => number; readonly abortedWith: () => unknown } {
   let invocations = 0;
+  let abortedWith: unknown;
   const made = tool({
     name: 'work',
     description: 'works until the test lets it finish',
     parameters: z.object({}),
     ...(options.idempotent === undefined ? {} : { idempotent: options.idempotent }),
-    execute: async () => {
+    execute: async (_args, context) => {
       invocations += 1;
+      const { signal } = context;
+      signal?.addEventListener(
+        'abort',
+        () => {
+          abortedWith = signal.reason as unknown;
+        },
+        { once: true },
+      );
       if (invocations === 1) await until;
       return 'worked';
     },
   });
-  return Object.assign(made, { invocations: () => invocations });
+  return Object.assign(made, { invocations: () => invocations, abortedWith: () => abortedWith });
 }
 
 /** A builder for a worker's registry: this model and these tools, quiet, on `clock`. */
