@@ -27,6 +27,10 @@ export type InputMoment = 'decision' | 'outcome';
 
 /** What the caller gives a run (SPEC LOOP-10): an abort signal, and a callback per text delta. */
 export interface RunOptions {
+  /**
+   * Aborts the run (SPEC LOOP-10). Aborted with a `ConcurrencyError` as its reason, it says the
+   * run's lease is lost (SPEC WRK-4): the run then appends nothing more, not even its stop.
+   */
   readonly signal?: AbortSignal;
   /** Each text delta of a streamed answer, as it arrives; chunks are not events. */
   readonly onTextDelta?: (delta: string, context: TextDeltaContext) => void;

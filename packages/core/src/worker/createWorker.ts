@@ -172,16 +172,31 @@ export async function createWorker(options: WorkerOptions): Promise<void> {
     try {
       await findAndStart(work, slots, optedOut, concurrency, names, caps, start, logger);
       await heartbeat();
+      if (!stopping()) await work.waitForWork(pollMs, wake.signal);
     } catch (error) {
       logger.warn(`the worker could not reach the store: ${describeThrown(error)}`, {
         worker: worker.id,
       });
+      if (!stopping()) await sleep(pollMs, wake.signal);
     }
-    if (!stopping()) await work.waitForWork(pollMs, wake.signal);
     signal?.removeEventListener('abort', onAbort);
   }
   await shutDown(slots, graceMs, release);
   await work.retire(worker.id).catch(() => undefined);
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    if (signal.aborted) done();
+    else signal.addEventListener('abort', done, { once: true });
+  });
 }
 
 /** Looks for as much work as the free slots take, and starts each item (SPEC WRK-2). */
