@@ -45,7 +45,12 @@ export async function giveCommand(
       options.ids ?? uuidV7,
       state,
       () => [],
-      (folded) => workEntry(folded, settings),
+      // A decision or a stop request during a live run leaves its lease as the run's own appends
+      // set it: this command does not know the agent's lease (SPEC WRK-4).
+      (folded) => {
+        const entry = workEntry(folded, settings);
+        return entry.status === 'running' ? undefined : entry;
+      },
     );
     const decided = decideCommand(state, settings, command, { clock, ownRun: false });
     try {

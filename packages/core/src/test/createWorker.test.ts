@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { recordDecision } from '../commands/recordDecision.js';
 import { requestRun } from '../commands/requestRun.js';
+import { requestStop } from '../commands/requestStop.js';
 import type { AgentBuilder } from '../agent/agentBuilder.js';
 import { ConcurrencyError } from '../errors/concurrencyError.js';
 import { ToolFeedback } from '../messages/toolFeedback.js';
@@ -284,6 +285,27 @@ describe('workers (SPEC WRK)', () => {
     await holder.stop();
     expect(await eventsOf(store, 'job', 'RunStarted')).toHaveLength(1);
     expect(holder.warnings).toEqual([]);
+  }, 30_000);
+
+  it('WRK-4 a stop requested from outside during a live run leaves its lease as the run set it', async () => {
+    const { store, work: index } = workStore();
+    const long = gate();
+    const work = waitingTool(long.opened);
+    const model = answers([toolCallResponse([{ name: 'work', args: {}, id: 'c1' }])]);
+    const holder = startWorker({
+      store,
+      agents: { runner: builderOf(model, [work], (b) => b.runLease(3_000)) },
+      id: 'w1',
+    });
+    await requestRun(store, { streamId: 'job', agent: 'runner', input: 'go' });
+    await waitFor(() => work.invocations() === 1, 'the long tool to start');
+    const before = (await index.workOf(['job'])).get('job');
+    await requestStop(store, 'job', { reason: 'enough', by: 'ana' });
+    expect((await index.workOf(['job'])).get('job')).toEqual(before);
+    long.open();
+    await waitFor(stopped(store, 'job'), 'the run to stop');
+    await holder.stop();
+    expect((await eventsOf(store, 'job', 'AgentStopped'))[0]?.data).toMatchObject({ by: 'ana' });
   }, 30_000);
 
   it('WRK-4 a worker that learns another took its run over aborts it, and its run appends nothing more', async () => {

@@ -43,8 +43,11 @@ export class StreamWriter {
     state: AgentState,
     /** Values never to be stored, such as the model's API key (SPEC RPL-3). */
     private readonly secrets: () => readonly string[] = () => [],
-    /** Where the stream stands for the workers after an append (SPEC WRK-6), written with it. */
-    private readonly work?: (state: AgentState) => WorkEntry,
+    /**
+     * Where the stream stands for the workers after an append (SPEC WRK-6), written with it;
+     * `undefined` leaves the stream's index entry as it is.
+     */
+    private readonly work?: (state: AgentState) => WorkEntry | undefined,
   ) {
     this.#committed = state;
     this.#state = state;
@@ -165,7 +168,7 @@ export class StreamWriter {
         const { nextExpectedRevision } = await this.store.appendToStream(this.streamId, drafts, {
           expectedRevision: base.revision === -1 ? 'noStream' : base.revision,
           ...(durable ? { durable } : {}),
-          ...(this.work === undefined ? {} : { work: this.work(state) }),
+          ...this.#workOf(state),
         });
         if (nextExpectedRevision !== state.revision) {
           // The store skipped events whose ids it already holds: the ids generator repeats itself.
@@ -205,6 +208,12 @@ export class StreamWriter {
         }
       }
     }
+  }
+
+  /** The `work` option of an append that leaves `state`, if this writer writes one. */
+  #workOf(state: AgentState): { readonly work?: WorkEntry } {
+    const work = this.work?.(state);
+    return work === undefined ? {} : { work };
   }
 
   /**
