@@ -5,8 +5,8 @@ import type { DeciderSettings } from './deciderSettings.js';
 import { hasWork } from './runStart.js';
 
 /**
- * Where a stream stands for the workers (SPEC WRK-2), pure and O(batch): `requested` while a
- * requested run is not started; `running` while a run holds it; `ready` when it stopped for
+ * Where a stream stands for the workers (SPEC WRK-2), pure and O(batch): `running` while a run
+ * holds it; `requested` while a requested run is not started; `ready` when it stopped for
  * feedback and every waiting call holds a decision, or its worker released it with work left;
  * `idle` otherwise. A stream that needs nothing is never `requested` or `ready`.
  */
@@ -14,9 +14,11 @@ export function workStatus(
   state: AgentState,
   settings: Pick<DeciderSettings, 'systemPrompt' | 'stopOnAssistant'>,
 ): WorkStatus {
-  if (state.runRequest !== undefined) return 'requested';
   const released = state.released === true;
+  // A live run comes first: a request that met it waits until it ends or its lease lapses, so no
+  // worker is sent to a stream a run holds (SPEC WRK-4).
   if (state.status === 'running' && !released) return 'running';
+  if (state.runRequest !== undefined) return 'requested';
   if (state.status === 'stopped' && state.stopReason?.kind === 'feedbackRequired') {
     const waiting = unansweredCalls(state).filter((call) => call.status === 'waiting');
     const decided = waiting.every((call) => state.feedback[call.toolCall.id] !== undefined);

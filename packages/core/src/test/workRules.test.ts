@@ -97,6 +97,8 @@ describe('the workers’ rules (SPEC WRK)', () => {
     expect(status([])).toBe('idle');
     expect(status([requested])).toBe('requested');
     expect(status(waitingForApproval.slice(0, 4))).toBe('running');
+    // A request that met a live run (its requester's clock said the run had crashed) waits.
+    expect(status([...waitingForApproval.slice(1, 4), requested])).toBe('running');
     expect(status(waitingForApproval)).toBe('idle');
     expect(status([...waitingForApproval, approved])).toBe('ready');
     const released: PendingEvent = { type: 'RunReleased', data: { worker } };
