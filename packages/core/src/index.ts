@@ -70,6 +70,7 @@ export type {
   ToolCallState,
   ToolCallStatus,
   PendingDecision,
+  RunRequest,
 } from './events/agentState.js';
 export { initialState } from './events/agentState.js';
 export { evolve } from './events/evolve.js';
