@@ -1,5 +1,6 @@
 import { decideCommand, type Command } from '../decider/decideCommand.js';
 import { DEFAULT_SETTINGS, type DeciderSettings } from '../decider/deciderSettings.js';
+import { workEntry } from '../decider/workStatus.js';
 import { ConcurrencyError } from '../errors/concurrencyError.js';
 import { InvalidEventError } from '../errors/invalidEventError.js';
 import type { AgentEvent } from '../events/agentEvent.js';
@@ -38,7 +39,20 @@ export async function giveCommand(
   const settings = outsideSettings(streamId);
   for (let attempt = 0; ; attempt += 1) {
     const { state } = await foldOfStream(store, streamId, () => undefined);
-    const writer = new StreamWriter(store, streamId, clock, options.ids ?? uuidV7, state);
+    const writer = new StreamWriter(
+      store,
+      streamId,
+      clock,
+      options.ids ?? uuidV7,
+      state,
+      () => [],
+      // A decision or a stop request during a live run leaves its lease as the run's own appends
+      // set it: this command does not know the agent's lease (SPEC WRK-4).
+      (folded) => {
+        const entry = workEntry(folded, settings);
+        return entry.status === 'running' ? undefined : entry;
+      },
+    );
     const decided = decideCommand(state, settings, command, { clock, ownRun: false });
     try {
       const events = await writer.append(

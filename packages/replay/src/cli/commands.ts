@@ -8,6 +8,8 @@ import { decideCommand } from './decideCommand.js';
 import { forkCommand } from './forkCommand.js';
 import { reportCommand } from './reportCommand.js';
 import { stopCommand } from './stopCommand.js';
+import { workerCommand } from './workerCommand.js';
+import { workersCommand } from './workersCommand.js';
 
 /**
  * Every `agentlog` command, in the order `agentlog --help` lists them. `runCli` imports this
@@ -23,6 +25,8 @@ export const commands: readonly CliCommand[] = [
   decideCommand('approve'),
   decideCommand('refuse'),
   stopCommand,
+  workerCommand,
+  workersCommand,
   forkCommand,
   reportCommand,
 ];
