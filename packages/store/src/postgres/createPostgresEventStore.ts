@@ -1,5 +1,7 @@
 import { pg } from './pgDriver.js';
-import type { EventStore } from '@agentlog/core';
+import type { EventStore, WorkIndex } from '@agentlog/core';
+import { createPostgresWorkIndex } from './createPostgresWorkIndex.js';
+import { createPostgresWorkListener } from './createPostgresWorkListener.js';
 import { postgresAppend } from './postgresAppend.js';
 import { createPostgresListener, type PostgresListener } from './postgresListener.js';
 import { postgresList, postgresRead } from './postgresRead.js';
@@ -21,6 +23,8 @@ export interface PostgresEventStoreOptions {
 
 /** A PostgreSQL event store; `close()` ends its connections. */
 export interface PostgresEventStore extends EventStore {
+  /** The work index (SPEC WRK-6), on the server's clock (SPEC WRK-4). */
+  readonly work: WorkIndex;
   /**
    * Stops the live subscriptions (with an `AgentlogError('closed')`) and ends the pool; calling it
    * again does nothing more.
@@ -45,6 +49,9 @@ export interface PostgresEventStore extends EventStore {
  * - Subscriptions read what is stored, then follow appends through LISTEN/NOTIFY on one dedicated
  *   connection per store (opened while at least one subscription is live), re-reading from the last
  *   delivered revision on each notification: no gap, no duplicate.
+ * - It keeps the work index (`work`, SPEC WRK-6) in the append's transaction; leases are judged on
+ *   the server's clock (SPEC WRK-4); `waitForWork` LISTENs for appends that make a stream need
+ *   work, on one more dedicated connection, opened by the first wait.
  * - Needs a UTF8 database. Besides the shared stream id and event rules, it refuses what
  *   PostgreSQL `text` cannot hold exactly: U+0000 and unpaired surrogates in stream ids, event
  *   types and event ids (data and metadata may contain anything JSON can).
@@ -78,17 +85,26 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Po
 
   let closing: Promise<void> | undefined;
   const context: PostgresStoreContext = { pool, names, listener, ready, label };
+  const workListener = createPostgresWorkListener(options.connectionString, names.workChannel);
   const store: PostgresEventStore = {
     label,
     appendToStream: (streamId, events, appendOptions) =>
-      postgresAppend(context, streamId, events, appendOptions?.expectedRevision),
+      postgresAppend(
+        context,
+        streamId,
+        events,
+        appendOptions?.expectedRevision,
+        appendOptions?.work,
+      ),
     readStream: (streamId, readOptions) => postgresRead(context, streamId, readOptions ?? {}),
     subscribeToStream: (streamId, subscribeOptions) =>
       postgresSubscribe(context, streamId, subscribeOptions?.fromRevision),
     listStreams: () => postgresList(context),
+    work: createPostgresWorkIndex(context, workListener),
     close: () =>
       (closing ??= guardStore(label, 'closing the store failed', async () => {
         await listener.close();
+        await workListener.close();
         await pool.end();
       })),
   };

@@ -6,7 +6,8 @@ import {
   assertValidStreamId,
   decideAppend,
 } from '@agentlog/core/store-kit';
-import type { AppendResult, ExpectedRevision, NewStreamEvent } from '@agentlog/core';
+import type { AppendResult, ExpectedRevision, NewStreamEvent, WorkEntry } from '@agentlog/core';
+import { assertValidWorkEntry, needsWorkNow } from '../work/assertValidWorkEntry.js';
 import { asStoreError, guardStore, storeUnavailable, streamWhere } from '../storeErrors.js';
 import { inTransaction, UncertainCommit, withPooledClient } from './postgresClient.js';
 import type { PostgresNames } from './postgresSchema.js';
@@ -30,25 +31,28 @@ interface SerializedEvent {
 }
 
 /**
- * Appends `events` to a stream of a PostgreSQL store (its `appendToStream`), in one transaction.
- * A collision with a concurrent append is retried against the new state of the stream.
+ * Appends `events` to a stream of a PostgreSQL store (its `appendToStream`), in one transaction,
+ * with the stream's work-index entry when `work` is given (SPEC WRK-6). A collision with a
+ * concurrent append is retried against the new state of the stream.
  */
 export async function postgresAppend(
   context: PostgresStoreContext,
   streamId: string,
   events: readonly NewStreamEvent[],
   expectedRevision: ExpectedRevision | undefined,
+  work?: WorkEntry,
 ): Promise<AppendResult> {
   assertValidStreamId(streamId);
   assertPostgresText(streamId);
   assertValidExpectedRevision(expectedRevision);
   assertValidNewEvents(events);
+  if (work !== undefined) assertValidWorkEntry(streamId, work);
   const serialized = events.map((event, index) => serialize(event, index));
   const where = streamWhere(context.label, streamId);
   await guardStore(where, 'the append failed', context.ready);
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await appendOnce(context, streamId, serialized, expectedRevision);
+      return await appendOnce(context, streamId, serialized, expectedRevision, work);
     } catch (error) {
       if (error instanceof UncertainCommit) {
         throw storeUnavailable(
@@ -92,6 +96,7 @@ function appendOnce(
   streamId: string,
   events: readonly SerializedEvent[],
   expectedRevision: ExpectedRevision,
+  work: WorkEntry | undefined,
 ): Promise<AppendResult> {
   const { pool, names } = context;
   return transaction(pool, async (client) => {
@@ -134,10 +139,50 @@ function appendOnce(
         fresh.map((event) => event.metadata),
       ],
     );
-    // Delivered to listeners when the transaction commits, never for a rolled-back append.
-    await client.query('SELECT pg_notify($1, $2)', [names.channel, streamId]);
+    if (work !== undefined) await writeWorkEntry(client, names, streamId, work);
+    // Delivered to listeners when the transaction commits, never for a rolled-back append. An
+    // entry that makes the stream need work wakes the workers too (a lapsed lease cannot notify:
+    // workers poll for those).
+    await client.query('SELECT pg_notify($1, $2), CASE WHEN $4 THEN pg_notify($3, $2) END', [
+      names.channel,
+      streamId,
+      names.workChannel,
+      work !== undefined && needsWorkNow(work.status),
+    ]);
     return { nextExpectedRevision: decision.nextExpectedRevision };
   });
+}
+
+/**
+ * Upserts the stream's work-index entry, in the append's transaction, by the server's clock (the
+ * transaction's `now()`): `since` changes only when the status does; a running stream's owner and
+ * lease end are set from `work`, and cleared in any other status (SPEC WRK-4, WRK-6).
+ */
+async function writeWorkEntry(
+  client: PoolClient,
+  names: PostgresNames,
+  streamId: string,
+  work: WorkEntry,
+): Promise<void> {
+  const running = work.status === 'running';
+  await client.query(
+    `INSERT INTO ${names.work} AS w (stream_id, status, agent, owner, lease_until, since, updated)
+     VALUES ($1, $2, $3, $4, now() + $5::bigint * interval '1 millisecond', now(), now())
+     ON CONFLICT (stream_id) DO UPDATE SET
+       since = CASE WHEN w.status = excluded.status THEN w.since ELSE excluded.since END,
+       status = excluded.status,
+       agent = coalesce(excluded.agent, w.agent),
+       owner = excluded.owner,
+       lease_until = excluded.lease_until,
+       updated = excluded.updated`,
+    [
+      streamId,
+      work.status,
+      work.agent ?? null,
+      running ? (work.owner ?? null) : null,
+      running && work.leaseMs !== undefined ? work.leaseMs : null,
+    ],
+  );
 }
 
 /**
