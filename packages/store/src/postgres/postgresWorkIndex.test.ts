@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { NewStreamEvent } from '@agentlog/core';
 import { createPostgresEventStore, type PostgresEventStore } from './createPostgresEventStore.js';
 import { postgresFindWorkSql } from './createPostgresWorkIndex.js';
-import { postgresNames } from './postgresSchema.js';
+import { postgresNames, postgresSchemaVersion } from './postgresSchema.js';
 import type { SkewedWorkerReport } from '../test/skewedWorker.js';
 
 const url = process.env['AGENTLOG_POSTGRES_URL'];
@@ -202,6 +202,33 @@ describe.skipIf(noServer !== undefined)(
       await waiting;
       expect(performance.now() - start).toBeGreaterThanOrEqual(900);
     }, 30_000);
+
+    it('a schema of version 1 gains the work index on first use, keeping its events', async () => {
+      const schema = newSchema('v1');
+      const names = postgresNames(schema);
+      const before = openStore(schema);
+      await before.appendToStream('old', started(), { expectedRevision: 'noStream' });
+      await before.close();
+      await withClient(async (client) => {
+        await client.query(`DROP TABLE ${names.work}, ${names.workers}`);
+        await client.query(`UPDATE ${names.meta} SET value = '1' WHERE key = 'schemaVersion'`);
+      });
+      const after = openStore(schema);
+      expect(await after.readStream('old')).toHaveLength(1);
+      await after.appendToStream('old', started(), {
+        expectedRevision: 0,
+        work: { status: 'ready', agent: 'triage' },
+      });
+      expect(await after.work.findWork({ limit: 5, agents: ['triage'] })).toMatchObject([
+        { streamId: 'old', reason: 'ready' },
+      ]);
+      const version = await withClient((client) =>
+        client.query<{ value: string }>(
+          `SELECT value FROM ${names.meta} WHERE key = 'schemaVersion'`,
+        ),
+      );
+      expect(version.rows).toEqual([{ value: String(postgresSchemaVersion) }]);
+    });
 
     it('waitForWork after close is refused with closed', async () => {
       const store = createPostgresEventStore({
