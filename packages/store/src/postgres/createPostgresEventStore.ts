@@ -1,12 +1,20 @@
 import { pg } from './pgDriver.js';
-import type { EventStore, WorkIndex } from '@agentlog/core';
+import { AgentlogError, type EventStore, type WorkIndex } from '@agentlog/core';
 import { createPostgresWorkIndex } from './createPostgresWorkIndex.js';
 import { createPostgresWorkListener } from './createPostgresWorkListener.js';
 import { postgresAppend } from './postgresAppend.js';
 import { createPostgresListener, type PostgresListener } from './postgresListener.js';
 import { postgresList, postgresRead } from './postgresRead.js';
 import { ensurePostgresSchema, postgresNames } from './postgresSchema.js';
-import { postgresLabel, type PostgresStoreContext } from './postgresStoreContext.js';
+import {
+  postgresLabel,
+  type PostgresDurability,
+  type PostgresStoreContext,
+} from './postgresStoreContext.js';
+
+export type { PostgresDurability } from './postgresStoreContext.js';
+
+const durabilities: readonly PostgresDurability[] = ['full', 'sideEffects'];
 import { guardStore } from '../storeErrors.js';
 import { postgresSubscribe } from './postgresSubscribe.js';
 
@@ -19,6 +27,16 @@ export interface PostgresEventStoreOptions {
    * digits and `_`, at most 48 characters. Stores on different schemas do not see each other.
    */
   readonly schema?: string;
+  /**
+   * What an append survives once it returns, as in the SQLite store (default `'sideEffects'`):
+   * - `'full'`: every append waits for its WAL flush (the server's `synchronous_commit`, `on` by
+   *   default) and survives a crash of the server or its machine.
+   * - `'sideEffects'`: only the appends marked `durable` (they precede a tool that is not
+   *   idempotent, or record a person's decision) wait for the flush; the others commit with
+   *   `synchronous_commit = off`, so a crash of the server may lose the last of them (never one
+   *   before a durable append). A crash of the client loses nothing that was committed.
+   */
+  readonly durability?: PostgresDurability;
 }
 
 /** A PostgreSQL event store; `close()` ends its connections. */
@@ -63,6 +81,13 @@ export interface PostgresEventStore extends EventStore {
  */
 export function createPostgresEventStore(options: PostgresEventStoreOptions): PostgresEventStore {
   const names = postgresNames(options.schema);
+  const durability = options.durability ?? 'sideEffects';
+  if (!durabilities.includes(durability)) {
+    throw new AgentlogError(
+      'invalidConfiguration',
+      `PostgreSQL durability must be one of ${durabilities.join(', ')}, not ${String(durability)}`,
+    );
+  }
   const pool = new pg.Pool({ connectionString: options.connectionString });
   // An idle client whose connection broke (a server restart) is dropped by the pool, which then
   // emits 'error': without a listener that would crash the process. The next query opens a new
@@ -84,7 +109,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Po
     }));
 
   let closing: Promise<void> | undefined;
-  const context: PostgresStoreContext = { pool, names, listener, ready, label };
+  const context: PostgresStoreContext = { pool, names, listener, ready, label, durability };
   const workListener = createPostgresWorkListener(options.connectionString, names.workChannel);
   const store: PostgresEventStore = {
     label,
@@ -95,6 +120,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Po
         events,
         appendOptions?.expectedRevision,
         appendOptions?.work,
+        appendOptions?.durable === true,
       ),
     readStream: (streamId, readOptions) => postgresRead(context, streamId, readOptions ?? {}),
     subscribeToStream: (streamId, subscribeOptions) =>

@@ -11,7 +11,7 @@ import { assertValidWorkEntry, needsWorkNow } from '../work/assertValidWorkEntry
 import { asStoreError, guardStore, storeUnavailable, streamWhere } from '../storeErrors.js';
 import { inTransaction, UncertainCommit, withPooledClient } from './postgresClient.js';
 import type { PostgresNames } from './postgresSchema.js';
-import type { PostgresStoreContext } from './postgresStoreContext.js';
+import type { PostgresDurability, PostgresStoreContext } from './postgresStoreContext.js';
 
 /**
  * How often an append whose transaction collided with a concurrent one is re-evaluated. Every
@@ -41,6 +41,7 @@ export async function postgresAppend(
   events: readonly NewStreamEvent[],
   expectedRevision: ExpectedRevision | undefined,
   work?: WorkEntry,
+  durable = false,
 ): Promise<AppendResult> {
   assertValidStreamId(streamId);
   assertPostgresText(streamId);
@@ -52,7 +53,7 @@ export async function postgresAppend(
   await guardStore(where, 'the append failed', context.ready);
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await appendOnce(context, streamId, serialized, expectedRevision, work);
+      return await appendOnce(context, streamId, serialized, expectedRevision, work, durable);
     } catch (error) {
       if (error instanceof UncertainCommit) {
         throw storeUnavailable(
@@ -97,9 +98,10 @@ function appendOnce(
   events: readonly SerializedEvent[],
   expectedRevision: ExpectedRevision,
   work: WorkEntry | undefined,
+  durable: boolean,
 ): Promise<AppendResult> {
   const { pool, names } = context;
-  return transaction(pool, async (client) => {
+  return transaction(pool, beginStatement(context.durability, durable), async (client) => {
     const last = await lastRevision(client, names, streamId);
     const ids = [...new Set(events.map((event) => event.eventId))];
     const known = new Map<string, number>();
@@ -154,6 +156,19 @@ function appendOnce(
 }
 
 /**
+ * The statement that opens an append's transaction. With `'sideEffects'`, an append that is not
+ * `durable` commits with `synchronous_commit = off` (in the same round trip as `BEGIN`): it does
+ * not wait for its WAL flush. A later durable commit flushes the WAL up to itself, so after a
+ * crash of the server the stream still holds every append up to the last durable one, the same
+ * guarantee as SQLite's `'sideEffects'`. Otherwise the server's `synchronous_commit` applies.
+ */
+export function beginStatement(durability: PostgresDurability, durable: boolean): string {
+  return durability === 'sideEffects' && !durable
+    ? 'BEGIN; SET LOCAL synchronous_commit TO OFF'
+    : 'BEGIN';
+}
+
+/**
  * Upserts the stream's work-index entry, in the append's transaction, by the server's clock (the
  * transaction's `now()`): `since` changes only when the status does; a running stream's owner and
  * lease end are set from `work`, and cleared in any other status (SPEC WRK-4, WRK-6).
@@ -189,9 +204,13 @@ async function writeWorkEntry(
  * Runs `work` in a transaction: committed when it returns, rolled back when it throws; throws
  * `UncertainCommit` when the connection failed during the commit.
  */
-function transaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+function transaction<T>(
+  pool: Pool,
+  begin: string,
+  work: (client: PoolClient) => Promise<T>,
+): Promise<T> {
   return withPooledClient(pool, (client, session) =>
-    inTransaction(client, session, () => work(client)),
+    inTransaction(client, session, () => work(client), begin),
   );
 }
 

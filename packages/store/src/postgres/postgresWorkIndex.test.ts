@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { NewStreamEvent } from '@agentlog/core';
 import { createPostgresEventStore, type PostgresEventStore } from './createPostgresEventStore.js';
 import { postgresFindWorkSql } from './createPostgresWorkIndex.js';
+import { beginStatement } from './postgresAppend.js';
 import { postgresNames, postgresSchemaVersion } from './postgresSchema.js';
 import type { SkewedWorkerReport } from '../test/skewedWorker.js';
 
@@ -158,6 +159,24 @@ describe.skipIf(noServer !== undefined || noFaketime !== undefined)(
     }
   },
 );
+
+describe('PostgreSQL durability', () => {
+  it('sideEffects: only an append that is not durable skips the WAL flush; full flushes every one', () => {
+    expect(beginStatement('sideEffects', false)).toBe('BEGIN; SET LOCAL synchronous_commit TO OFF');
+    expect(beginStatement('sideEffects', true)).toBe('BEGIN');
+    expect(beginStatement('full', false)).toBe('BEGIN');
+    expect(beginStatement('full', true)).toBe('BEGIN');
+  });
+
+  it('refuses an unknown durability, naming it', () => {
+    expect(() =>
+      createPostgresEventStore({
+        connectionString: 'postgres://127.0.0.1:1/none',
+        durability: 'process' as 'full',
+      }),
+    ).toThrow('PostgreSQL durability must be one of full, sideEffects, not process');
+  });
+});
 
 describe.skipIf(noServer !== undefined)(
   `PostgreSQL work index: NOTIFY and query plans ${noServer ?? ''}`,
