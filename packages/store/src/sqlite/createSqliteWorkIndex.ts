@@ -81,6 +81,11 @@ export function createSqliteWorkIndex(context: SqliteWorkIndexContext): SqliteWo
   const watchOtherProcesses = (): void => {
     if (poll !== undefined) return;
     let seen: number | undefined;
+    try {
+      seen = context.dataVersion();
+    } catch {
+      // The first poll takes it.
+    }
     poll = setInterval(() => {
       if (waiters.size === 0) {
         clearInterval(poll);

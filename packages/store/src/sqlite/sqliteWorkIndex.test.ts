@@ -139,6 +139,28 @@ describe('SQLite work index: schema version 2', () => {
     }
   });
 
+  it('waitForWork of one store ends when another connection appends a ready stream (data_version)', async () => {
+    const path = join(freshFolder(), 'two.db');
+    const worker = createSqliteEventStore({ path });
+    const approver = createSqliteEventStore({ path });
+    try {
+      const start = performance.now();
+      const waiting = worker.work.waitForWork(60_000);
+      // Let the wait start polling before the other connection commits.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await approver.appendToStream('approved', [event('a0')], {
+        expectedRevision: 'noStream',
+        work: { status: 'ready', agent: 'triage' },
+      });
+      await waiting;
+      // Far below the minute of the wait: the poll runs every 75 ms.
+      expect(performance.now() - start).toBeLessThan(30_000);
+    } finally {
+      worker.close();
+      approver.close();
+    }
+  });
+
   it('WRK-6: findWork reads only the partial indexes of waiting and running rows, never the whole table', () => {
     const db = new Database(':memory:');
     try {
