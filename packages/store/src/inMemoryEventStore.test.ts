@@ -3,10 +3,23 @@ import { describe, expect, it } from 'vitest';
 import { createInMemoryEventStore } from '@agentlog/core';
 import { countInMemorySubscriptions } from '@agentlog/core/testing';
 import { describeEventStoreConformance } from './conformance/eventStoreConformance.js';
+import { describeWorkIndexConformance } from './conformance/workIndexConformance.js';
 
 describeEventStoreConformance('in-memory event store', () =>
   Promise.resolve({ store: createInMemoryEventStore() }),
 );
+
+describeWorkIndexConformance('in-memory work index', () => {
+  // The store's clock, set by the tests: leases are judged on it (SPEC WRK-4).
+  let now = Date.parse('2030-01-01T00:00:00.000Z');
+  const store = createInMemoryEventStore({ clock: () => new Date(now) });
+  return Promise.resolve({
+    store,
+    advanceClock: (ms: number) => {
+      now += ms;
+    },
+  });
+});
 
 const event = (n: number) => ({
   type: 'Numbered',

@@ -14,6 +14,7 @@ import { markParsedJson } from '../support/json.js';
 import { createInMemoryWorkIndex, type InMemoryWorkIndex } from './inMemoryWorkIndex.js';
 import { createStreamDrain } from './streamDrain.js';
 import { assertValidNewEvents, assertValidStreamId } from './streamValidation.js';
+import { assertValidWorkEntry } from './workIndexChecks.js';
 
 interface StoredStream {
   /** Each event as JSON text: stored once, parsed into a fresh copy for every reader. */
@@ -89,6 +90,7 @@ function append(
   assertValidStreamId(streamId);
   assertValidExpectedRevision(expectedRevision);
   assertValidNewEvents(events);
+  if (options?.work !== undefined) assertValidWorkEntry(streamId, options.work);
 
   const stream = state.streams.get(streamId);
   const decision = decideAppend(

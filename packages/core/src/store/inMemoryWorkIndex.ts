@@ -1,4 +1,5 @@
 import type { WorkEntry, WorkIndex, WorkItem, WorkState, WorkerInfo } from '../ports/workIndex.js';
+import { assertFindWorkOptions, assertLeaseMs } from './workIndexChecks.js';
 
 /** What the in-memory index keeps of one stream. */
 interface IndexedStream {
@@ -60,7 +61,12 @@ export function createInMemoryWorkIndex(clock: () => Date): InMemoryWorkIndex {
     const same = before?.status === entry.status;
     streams.set(streamId, {
       status: entry.status,
-      ...(entry.agent === undefined ? {} : { agent: entry.agent }),
+      // An entry that leaves the agent out keeps the one the stream has.
+      ...(entry.agent === undefined
+        ? before?.agent === undefined
+          ? {}
+          : { agent: before.agent }
+        : { agent: entry.agent }),
       ...(entry.owner === undefined ? {} : { owner: entry.owner }),
       since: same && before !== undefined ? before.since : at,
       ...(entry.status === 'running'
@@ -73,7 +79,14 @@ export function createInMemoryWorkIndex(clock: () => Date): InMemoryWorkIndex {
   };
   const index: WorkIndex = {
     now: () => Promise.resolve(clock()),
-    findWork({ limit, agents, caps = {} }) {
+    findWork(options) {
+      // A refusal is a rejection, as from a store that talks to a server.
+      try {
+        assertFindWorkOptions(options);
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
+      const { limit, agents, caps = {} } = options;
       const at = now();
       const running = new Map<string, number>();
       const candidates: (WorkItem & { readonly sinceMs: number })[] = [];
@@ -108,6 +121,11 @@ export function createInMemoryWorkIndex(clock: () => Date): InMemoryWorkIndex {
       return Promise.resolve(found);
     },
     renewLease(streamId, owner, leaseMs) {
+      try {
+        assertLeaseMs(leaseMs, 'renewLease: leaseMs');
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
       const entry = streams.get(streamId);
       if (entry?.status !== 'running' || entry.owner !== owner) return Promise.resolve(false);
       streams.set(streamId, { ...entry, leaseUntil: now() + leaseMs });

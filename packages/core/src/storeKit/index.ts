@@ -17,4 +17,12 @@ export {
   maxStreamIdLength,
 } from '../store/streamValidation.js';
 export { createStreamDrain } from '../store/streamDrain.js';
+export {
+  assertValidWorkEntry,
+  assertLeaseMs,
+  assertFindWorkOptions,
+  needsWorkNow,
+  workStatuses,
+} from '../store/workIndexChecks.js';
+export type { FindWorkOptions } from '../store/workIndexChecks.js';
 export { loadOptionalPeer } from '../errors/loadOptionalPeer.js';

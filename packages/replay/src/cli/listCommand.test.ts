@@ -36,10 +36,12 @@ describe('agentlog list', () => {
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
     expect(stdout).toBe(
       [
-        'stream         status                                        last event           events  waiting',
-        'two-approvals  stopped: feedbackRequired (feedbackRequired)  2026-11-30 09:00:14  15      g1 guess_a_number, g2 guess_a_number',
-        'shadowed       stopped: noNewMessages (assistantAnswered)    2026-11-30 09:00:16  17      -',
-        'in-flight      running                                       2026-11-30 09:00:00  1       -',
+        // SQLite keeps a work index: the work column says what a worker may do (SPEC WRK-2);
+        // these streams were imported without index entries, so none needs work.
+        'stream         status                                        last event           events  waiting                               work',
+        'two-approvals  stopped: feedbackRequired (feedbackRequired)  2026-11-30 09:00:14  15      g1 guess_a_number, g2 guess_a_number  -',
+        'shadowed       stopped: noNewMessages (assistantAnswered)    2026-11-30 09:00:16  17      -                                     -',
+        'in-flight      running                                       2026-11-30 09:00:00  1       -                                     -',
         '',
       ].join('\n'),
     );
@@ -64,10 +66,10 @@ describe('agentlog list', () => {
     const { code, stdout } = await cli(['list', '--store', db]);
     expect(code).toBe(0);
     expect(stdout).toMatch(
-      /^rejected +stopped: refused by ana \(feedbackRequired\) +\S+ \S+ +10 +-$/m,
+      /^rejected +stopped: refused by ana \(feedbackRequired\) +\S+ \S+ +10 +- +-$/m,
     );
     expect(stdout).toMatch(
-      /^approved +stopped: approved by ana, not resumed yet \(feedbackRequired\) +\S+ \S+ +10 +-$/m,
+      /^approved +stopped: approved by ana, not resumed yet \(feedbackRequired\) +\S+ \S+ +10 +- +-$/m,
     );
     expect(stdout).not.toMatch(/stopped: feedbackRequired/);
   });

@@ -1,12 +1,7 @@
 import type { WorkerInfo, WorkIndex, WorkState, WorkStatus } from '@agentlog/core';
 import { guardStore } from '../storeErrors.js';
-import { assertLeaseMs } from '../work/assertValidWorkEntry.js';
-import {
-  assertFindWorkOptions,
-  isoTime,
-  toWorkItem,
-  type FoundRow,
-} from '../work/findWorkQuery.js';
+import { assertFindWorkOptions, assertLeaseMs } from '@agentlog/core/store-kit';
+import { isoTime, toWorkItem, type FoundRow } from '../work/findWorkQuery.js';
 import type { PostgresWorkListener } from './createPostgresWorkListener.js';
 import type { PostgresNames } from './postgresSchema.js';
 import type { PostgresStoreContext } from './postgresStoreContext.js';

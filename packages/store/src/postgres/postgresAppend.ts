@@ -7,7 +7,7 @@ import {
   decideAppend,
 } from '@agentlog/core/store-kit';
 import type { AppendResult, ExpectedRevision, NewStreamEvent, WorkEntry } from '@agentlog/core';
-import { assertValidWorkEntry, needsWorkNow } from '../work/assertValidWorkEntry.js';
+import { assertValidWorkEntry, needsWorkNow } from '@agentlog/core/store-kit';
 import { asStoreError, guardStore, storeUnavailable, streamWhere } from '../storeErrors.js';
 import { inTransaction, UncertainCommit, withPooledClient } from './postgresClient.js';
 import type { PostgresNames } from './postgresSchema.js';

@@ -38,7 +38,7 @@ import {
 import { toSqliteEvent } from './toSqliteEvent.js';
 import { createSqliteWorkIndex } from './createSqliteWorkIndex.js';
 import { prepareSqliteWorkStatements } from './prepareSqliteWorkStatements.js';
-import { assertValidWorkEntry, needsWorkNow } from '../work/assertValidWorkEntry.js';
+import { assertValidWorkEntry, needsWorkNow } from '@agentlog/core/store-kit';
 import { busyTimeoutMs, openAgentlogDatabase } from './openAgentlogDatabase.js';
 import { openReadonlyDatabase } from './openReadonlyDatabase.js';
 

@@ -1,9 +1,9 @@
 import type Database from 'better-sqlite3';
 import { AgentError, type WorkIndex, type WorkState, type WorkStatus } from '@agentlog/core';
 import { guardStoreSync } from '../storeErrors.js';
-import { assertLeaseMs } from '../work/assertValidWorkEntry.js';
+import { assertFindWorkOptions, assertLeaseMs } from '@agentlog/core/store-kit';
 import { createWorkWaiters } from '../work/createWorkWaiters.js';
-import { assertFindWorkOptions, isoTime, toWorkItem } from '../work/findWorkQuery.js';
+import { isoTime, toWorkItem } from '../work/findWorkQuery.js';
 import { hasWorkIndex } from './migrateAgentlogSchema.js';
 import {
   prepareSqliteWorkStatements,

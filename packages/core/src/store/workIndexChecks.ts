@@ -1,4 +1,4 @@
-import type { WorkEntry, WorkStatus } from '@agentlog/core';
+import type { WorkEntry, WorkIndex, WorkStatus } from '../ports/workIndex.js';
 
 /** The statuses a work-index entry may have (SPEC WRK-2). */
 export const workStatuses: readonly WorkStatus[] = ['requested', 'ready', 'running', 'idle'];
@@ -36,4 +36,28 @@ export function assertLeaseMs(leaseMs: unknown, what: string): asserts leaseMs i
 /** True when an entry of this status makes its stream need work at once (and wakes workers). */
 export function needsWorkNow(status: WorkStatus): boolean {
   return status === 'requested' || status === 'ready';
+}
+
+/** The options of `WorkIndex.findWork`. */
+export type FindWorkOptions = Parameters<WorkIndex['findWork']>[0];
+
+/**
+ * Throws a `RangeError` naming the option unless `options` are valid `findWork` options: a whole
+ * `limit` >= 0, `agents` an array of strings, each cap a whole number >= 0.
+ */
+export function assertFindWorkOptions(options: FindWorkOptions): void {
+  const { limit, agents, caps } = options;
+  if (!Number.isSafeInteger(limit) || limit < 0) {
+    throw new RangeError(`findWork: limit must be a whole number >= 0, not ${String(limit)}`);
+  }
+  if (!Array.isArray(agents) || agents.some((agent) => typeof agent !== 'string')) {
+    throw new RangeError('findWork: agents must be an array of agent names');
+  }
+  for (const [agent, cap] of Object.entries(caps ?? {})) {
+    if (!Number.isSafeInteger(cap) || cap < 0) {
+      throw new RangeError(
+        `findWork: caps[${JSON.stringify(agent)}] must be a whole number >= 0, not ${String(cap)}`,
+      );
+    }
+  }
 }
