@@ -164,20 +164,35 @@ export async function createWorker(options: WorkerOptions): Promise<void> {
   };
 
   const stopping = (): boolean => signal?.aborted === true;
+  // Polls back off while nothing is found or the store cannot be reached, from pollMs up to
+  // 8 × pollMs; a store that wakes its waiters (PostgreSQL's NOTIFY, SQLite's data_version)
+  // ends a wait at once, so the back-off costs no latency when work appears.
+  let wait = pollMs;
   await heartbeat();
   while (!stopping()) {
     wake = new AbortController();
     const onAbort = (): void => wake.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      await findAndStart(work, slots, optedOut, concurrency, names, caps, start, logger);
+      const started = await findAndStart(
+        work,
+        slots,
+        optedOut,
+        concurrency,
+        names,
+        caps,
+        start,
+        logger,
+      );
+      wait = started > 0 ? pollMs : Math.min(wait * 2, pollMs * 8);
       await heartbeat();
-      if (!stopping()) await work.waitForWork(pollMs, wake.signal);
+      if (!stopping()) await work.waitForWork(wait, wake.signal);
     } catch (error) {
       logger.warn(`the worker could not reach the store: ${describeThrown(error)}`, {
         worker: worker.id,
       });
-      if (!stopping()) await sleep(pollMs, wake.signal);
+      wait = Math.min(wait * 2, pollMs * 8);
+      if (!stopping()) await sleep(wait, wake.signal);
     }
     signal?.removeEventListener('abort', onAbort);
   }
@@ -209,9 +224,11 @@ async function findAndStart(
   caps: Readonly<Record<string, number>> | undefined,
   start: (item: WorkItem) => Promise<void>,
   logger: Logger,
-): Promise<void> {
+): Promise<number> {
   const free = concurrency - slots.size;
-  if (free <= 0) return;
+  // A worker whose slots are full polls at its pace: the runs it holds are its work.
+  if (free <= 0) return 1;
+  let started = 0;
   const items = await work.findWork({
     // Streams held here or skipped for their agent's opt-out may come back: ask for them too.
     limit: free + slots.size + optedOut.size,
@@ -219,16 +236,18 @@ async function findAndStart(
     ...(caps === undefined ? {} : { caps }),
   });
   for (const item of items) {
-    if (slots.size >= concurrency) return;
+    if (slots.size >= concurrency) return started;
     if (slots.has(item.streamId)) continue;
     try {
       await start(item);
+      started += 1;
     } catch (error) {
       logger.warn(`could not start the work on stream ${item.streamId}: ${describeThrown(error)}`, {
         streamId: item.streamId,
       });
     }
   }
+  return started;
 }
 
 /**
