@@ -8,6 +8,7 @@ import { decideCommand } from './decideCommand.js';
 import { forkCommand } from './forkCommand.js';
 import { reportCommand } from './reportCommand.js';
 import { stopCommand } from './stopCommand.js';
+import { serveCommand } from './serve/serveCommand.js';
 
 /**
  * Every `agentlog` command, in the order `agentlog --help` lists them. `runCli` imports this
@@ -25,4 +26,5 @@ export const commands: readonly CliCommand[] = [
   stopCommand,
   forkCommand,
   reportCommand,
+  serveCommand,
 ];

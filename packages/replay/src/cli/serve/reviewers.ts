@@ -21,9 +21,9 @@ const sha256 = (text: string): Buffer => createHash('sha256').update(text, 'utf8
  * Reads the `--users` file: a JSON array of `{ "name": "ana", "token": "<secret>" }` or
  * `{ "name": "ana", "tokenSha256": "<64 hex digits>" }`. A missing or unreadable file, invalid
  * JSON, an entry without a name or with no (or both) token forms, a duplicate name or token, and
- * an empty list are a `CliError` that names the file and the entry, never a token.
+ * an empty list are a `CliError` that names the file (as `shown`) and the entry, never a token.
  */
-export async function loadReviewers(path: string): Promise<Reviewers> {
+export async function loadReviewers(path: string, shown = path): Promise<Reviewers> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -31,17 +31,17 @@ export async function loadReviewers(path: string): Promise<Reviewers> {
     const code = (error as NodeJS.ErrnoException).code;
     throw new CliError(
       code === 'ENOENT'
-        ? `no users file at ${path}`
-        : `cannot read the users file ${path} (${code ?? 'error'})`,
+        ? `no users file at ${shown}`
+        : `cannot read the users file ${shown} (${code ?? 'error'})`,
     );
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new CliError(`the users file ${path} is not valid JSON`);
+    throw new CliError(`the users file ${shown} is not valid JSON`);
   }
-  return reviewersOf(parsed, path);
+  return reviewersOf(parsed, shown);
 }
 
 /** Checks the parsed users file (see {@link loadReviewers}); `path` names it in errors. */

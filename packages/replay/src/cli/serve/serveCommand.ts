@@ -40,7 +40,7 @@ export const serveCommand: CliCommand = {
     if (!Number.isInteger(port) || port < 0 || port > 65535)
       throw new CliError('--port must be a whole number from 0 to 65535');
     const host = parsed.string('host') ?? '127.0.0.1';
-    const reviewers = await loadReviewers(resolve(io.cwd, users));
+    const reviewers = await loadReviewers(resolve(io.cwd, users), users);
     const opened = await openStore(parsed.string('store'), io);
     if (opened.kind === 'jsonl') {
       await opened.close();
