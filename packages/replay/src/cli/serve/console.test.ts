@@ -173,6 +173,13 @@ describe('agentlog serve: the reviewer console', () => {
       redirect: 'manual',
     });
     expect(crossOrigin.status).toBe(403);
+    const fetchMetadata = await fetch(at('/login'), {
+      method: 'POST',
+      headers: { 'sec-fetch-site': 'cross-site', origin: 'null' },
+      body: new URLSearchParams({ token: ANA }),
+      redirect: 'manual',
+    });
+    expect(fetchMetadata.status).toBe(403);
     expect(await decisions(store, streamId)).toEqual([]);
   });
 

@@ -74,10 +74,11 @@ export function createConsoleApp(options: ConsoleOptions): Hono<ConsoleEnv> {
     if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');
   });
   app.use(bodyLimit({ maxSize: 1024 * 1024, onError: (c) => c.text('request too large', 413) }));
-  // A form posted from another origin is refused whoever sent it (login CSRF included).
+  // A form posted from another site is refused whoever sent it (login CSRF included). Under
+  // `Referrer-Policy: no-referrer` a browser sends `Origin: null` for the console's own forms, so
+  // the Fetch Metadata header `Sec-Fetch-Site` decides when it is there.
   app.use(async (c, next) => {
-    const origin = c.req.header('Origin');
-    if (c.req.method === 'POST' && origin !== undefined && origin !== new URL(c.req.url).origin)
+    if (c.req.method === 'POST' && crossSite(c))
       return refuse(c, 403, 'cross-origin request refused');
     return next();
   });
@@ -94,6 +95,8 @@ export function createConsoleApp(options: ConsoleOptions): Hono<ConsoleEnv> {
       'Cache-Control': 'no-cache',
     }),
   );
+  // No icon: an empty answer, so browsers do not log a missing one.
+  app.get('/favicon.ico', (c) => c.body(null, 204));
   app.get('/login', (c) => c.html(loginView(false)));
   app.post('/login', async (c) => {
     const form = await c.req.parseBody();
@@ -343,6 +346,14 @@ export function createConsoleApp(options: ConsoleOptions): Hono<ConsoleEnv> {
   function notFound(c: ConsoleContext, message: string): Response {
     return c.html(noticeView(frame(c, 'not found'), message, [['/', 'inbox']]), 404);
   }
+}
+
+/** Whether a request comes from another site's page, by `Sec-Fetch-Site`, else by `Origin`. */
+function crossSite(c: Context): boolean {
+  const site = c.req.header('Sec-Fetch-Site');
+  if (site !== undefined) return site !== 'same-origin' && site !== 'none';
+  const origin = c.req.header('Origin');
+  return origin !== undefined && origin !== 'null' && origin !== new URL(c.req.url).origin;
 }
 
 function isForm(c: Context): boolean {
