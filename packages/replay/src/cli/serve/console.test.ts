@@ -394,6 +394,87 @@ describe('agentlog serve: the reviewer console', () => {
   });
 });
 
+describe('agentlog serve: runs and stop', () => {
+  it('HITL-12 REV-3: the stop form on a live run records a stop request by the signed-in reviewer', async () => {
+    const store = createInMemoryEventStore();
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let started = () => {};
+    const working = new Promise<void>((resolve) => (started = resolve));
+    const slow = tool({
+      name: 'slow',
+      description: 'Takes its time.',
+      parameters: z.object({}),
+      execute: async () => {
+        started();
+        await gate;
+        return 'done';
+      },
+    });
+    const agent = await Agent.builder()
+      .llm(
+        scriptedModel([
+          toolCallResponse([{ name: 'slow', args: {}, id: 's1' }]),
+          textResponse('finished'),
+        ]),
+      )
+      .tools([slow])
+      .store(store)
+      .streamId('live-run')
+      .logger({ warn: () => undefined })
+      .build();
+    const run = agent.query('Go');
+    await working;
+    const { at } = await consoleOn(store);
+    const { cookie } = await signIn(at);
+    const page = await (await fetch(at('/runs/live-run'), { headers: { cookie } })).text();
+    expect(page).toContain('<form method="post" action="/runs/live-run/stop"');
+    const csrf = /name="csrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
+    const stopped = await postForm(at('/runs/live-run/stop'), cookie, {
+      csrf,
+      reason: 'wrong branch',
+      by: 'mallory',
+    });
+    expect(stopped.status).toBe(200);
+    const requested = (await store.readStream('live-run')).filter(
+      (event) => event.type === 'StopRequested',
+    );
+    expect(requested.map((event) => event.data)).toEqual([{ reason: 'wrong branch', by: 'ana' }]);
+    release();
+    await run;
+    expect(agent.stopReason()).toEqual({ kind: 'other', text: 'wrong branch' });
+  });
+
+  it('REV-1: /runs filters by status and need; odd or invalid stream ids in a URL are handled, not errors', async () => {
+    const { store } = await waitingStore('api', 'deploy api?x#1%');
+    const { at } = await consoleOn(store);
+    const { cookie, csrf } = await signIn(at);
+    const get = async (path: string) => {
+      const response = await fetch(at(path), { headers: { cookie } });
+      return { status: response.status, html: await response.text() };
+    };
+    const encoded = encodeURIComponent('deploy api?x#1%');
+    for (const path of ['/runs', '/runs?needs=work', '/runs?status=stopped'])
+      expect((await get(path)).html).toContain(`href="/runs/${encoded}"`);
+    expect((await get('/runs?status=running')).html).not.toContain(encoded);
+    expect((await get(`/runs/${encoded}`)).status).toBe(200);
+    expect((await get(`/runs/${encoded}/calls/d1`)).html).toContain('value="approve"');
+    const decided = await postForm(at(`/runs/${encoded}/calls/d1`), cookie, {
+      csrf,
+      decision: 'approve',
+    });
+    expect(decided.status).toBe(200);
+    expect((await get('/runs?needs=work')).html).toContain(encoded); // decided, not resumed
+    for (const path of [
+      '/runs/%E2%80%AEx',
+      '/runs/nope',
+      '/runs/a%5Cb/calls/d1',
+      '/runs/nope/audit',
+    ])
+      expect([path, (await get(path)).status]).toEqual([path, 404]);
+  });
+});
+
 describe('agentlog serve: the users file', () => {
   const dir = mkdtempSync(join(tmpdir(), 'agentlog-serve-users-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

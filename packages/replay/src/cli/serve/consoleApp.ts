@@ -26,6 +26,7 @@ import {
 } from './consoleViews.js';
 import { decideOnCall, type DecisionRequest } from './decideOnCall.js';
 import { inboxEntries } from './inboxEntries.js';
+import { storedEvents } from './storedEvents.js';
 import type { Reviewers } from './reviewers.js';
 import { csrfMatches, Sessions, type Session } from './sessions.js';
 
@@ -197,14 +198,14 @@ export function createConsoleApp(options: ConsoleOptions): Hono<ConsoleEnv> {
 
   app.get('/runs/:id', async (c) => {
     const streamId = c.req.param('id');
-    const stored = await store.readStream(streamId);
+    const stored = await storedEvents(store, streamId);
     if (stored.length === 0) return notFound(c, `no stream ${visibleLine(streamId)}`);
     const { events, state } = foldStream(stored);
     return c.html(runView(frame(c, streamId), streamId, events, state));
   });
   app.get('/runs/:id/audit', async (c) => {
     const streamId = c.req.param('id');
-    const stored = await store.readStream(streamId);
+    const stored = await storedEvents(store, streamId);
     if (stored.length === 0) return notFound(c, `no stream ${visibleLine(streamId)}`);
     // The report's own policy (its one style sheet by hash, no script), and no framing.
     return c.html(renderReport({ streamId, source: 'console', ...foldStream(stored) }), 200, {
@@ -239,7 +240,7 @@ export function createConsoleApp(options: ConsoleOptions): Hono<ConsoleEnv> {
   app.get('/runs/:id/calls/:callId', async (c) => {
     const streamId = c.req.param('id');
     const toolCallId = c.req.param('callId');
-    const stored = await store.readStream(streamId);
+    const stored = await storedEvents(store, streamId);
     if (stored.length === 0) return notFound(c, `no stream ${visibleLine(streamId)}`);
     const { state } = foldStream(stored);
     if (state.toolCalls[toolCallId] === undefined)
@@ -293,7 +294,7 @@ export function createConsoleApp(options: ConsoleOptions): Hono<ConsoleEnv> {
   });
 
   const stop = async (streamId: string, by: string, reason: string | undefined) => {
-    if ((await store.readStream(streamId, { maxCount: 1 })).length === 0)
+    if ((await storedEvents(store, streamId, { maxCount: 1 })).length === 0)
       return { status: 404 as const, message: `no stream ${visibleLine(streamId)}` };
     try {
       await requestStop(store, streamId, { reason: reason ?? `stopped by ${by}`, by });

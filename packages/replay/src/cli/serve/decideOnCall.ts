@@ -9,6 +9,7 @@ import {
   type StreamEvent,
 } from '@agentlog/core';
 import { callsAwaitingDecision } from '../awaitingDecision.js';
+import { storedEvents } from './storedEvents.js';
 
 /** A reviewer's decision as the console receives it, from a form or `POST /api/decisions`. */
 export interface DecisionRequest {
@@ -44,7 +45,7 @@ export async function decideOnCall(
   const { streamId, toolCallId, decision, note, payload, reason } = request;
   if (decision === 'approve' && reason !== undefined)
     return { ok: false, status: 400, message: 'an approval takes no reason: only a refusal does' };
-  const stored = await store.readStream(streamId);
+  const stored = await storedEvents(store, streamId);
   if (stored.length === 0) return { ok: false, status: 404, message: `no stream ${streamId}` };
   const { state } = foldStream(stored);
   if (state.toolCalls[toolCallId] === undefined)
