@@ -12,18 +12,14 @@ import { streamSSE } from 'hono/streaming';
 import { reportCsp, renderReport } from '../report/renderReport.js';
 import { visibleLine } from '../visibleText.js';
 import { consoleCsp, consoleCss, consoleJs, type PageFrame } from './consolePage.js';
-import {
-  callPath,
-  decideView,
-  inboxView,
-  loginView,
-  needsWork,
-  noticeView,
-  runPath,
-  runsView,
-  runView,
-  type RunRow,
-} from './consoleViews.js';
+import { callPath, runPath } from './consolePaths.js';
+import { decideView } from './decideView.js';
+import { inboxView } from './inboxView.js';
+import { loginView } from './loginView.js';
+import { needsWork } from './needsWork.js';
+import { noticeView } from './noticeView.js';
+import { runsView, type RunRow } from './runsView.js';
+import { runView } from './runView.js';
 import { decideOnCall, type DecisionRequest } from './decideOnCall.js';
 import { inboxEntries } from './inboxEntries.js';
 import { storedEvents } from './storedEvents.js';
