@@ -281,8 +281,8 @@ describe('agentlog serve: the reviewer console', () => {
     }
   });
 
-  it('REV-4: a decision on a call decided meanwhile is refused with a clear message and writes nothing', async () => {
-    const { store, streamId } = await waitingStore();
+  it('REV-4: a decision on a call decided or answered meanwhile is refused with a clear message and writes nothing', async () => {
+    const { store, agent, streamId } = await waitingStore();
     const { at } = await consoleOn(store);
     const { cookie, csrf } = await signIn(at);
     const page = await (
@@ -318,6 +318,18 @@ describe('agentlog serve: the reviewer console', () => {
     expect(again.status).toBe(409);
     expect(((await again.json()) as { error: string }).error).toMatch(/already approved by bo/);
     expect(await store.readStream(streamId)).toEqual(before);
+
+    // Then a run consumes bo's approval and answers the call: the message says so.
+    await agent.run();
+    const answered = await fetch(at('/api/decisions'), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ANA}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ streamId, toolCallId: 'd1', decision: 'refuse' }),
+    });
+    expect(answered.status).toBe(409);
+    expect(((await answered.json()) as { error: string }).error).toMatch(
+      /d1 no longer waits for a decision: it was answered meanwhile \(completed\)/,
+    );
   });
 
   it('API: /api/pending lists the waiting calls as JSON; bad decisions are 400 and write nothing', async () => {
