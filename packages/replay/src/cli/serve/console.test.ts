@@ -332,6 +332,26 @@ describe('agentlog serve: the reviewer console', () => {
     );
   });
 
+  it('REV-4: two reviewers deciding the same call at once: one decision is recorded, the other is 409', async () => {
+    const { store, streamId } = await waitingStore();
+    const { at } = await consoleOn(store);
+    const decide = (token: string, decision: string) =>
+      fetch(at('/api/decisions'), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ streamId, toolCallId: 'd1', decision }),
+      });
+    const answers = await Promise.all([decide(ANA, 'approve'), decide(BO, 'refuse')]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409]);
+    const recorded = await decisions(store, streamId);
+    expect(recorded).toHaveLength(1);
+    const loser = answers.find((answer) => answer.status === 409);
+    const winner = (recorded[0]?.data as { by: string; feedback: { kind: string } }) ?? {};
+    expect(((await loser?.json()) as { error: string }).error).toContain(
+      `it was already ${winner.feedback.kind} by ${winner.by}`,
+    );
+  });
+
   it('API: /api/pending lists the waiting calls as JSON; bad decisions are 400 and write nothing', async () => {
     const { store, streamId } = await waitingStore();
     const { at } = await consoleOn(store);
