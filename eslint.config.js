@@ -15,7 +15,7 @@ const coreLayers = [
   ['decider'],
   ['writer'],
   ['loop'],
-  ['tools', 'commands'],
+  ['tools', 'commands', 'worker'],
   ['agent'],
   ['openai', 'otel', 'testing', 'storeKit'],
 ];

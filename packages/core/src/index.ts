@@ -21,6 +21,7 @@ export type { NextStep } from './decider/nextStep.js';
 export { recordOutcome } from './decider/recordOutcome.js';
 export type { Outcome, Recorded } from './decider/recordOutcome.js';
 export { decideCommand, foreignRun } from './decider/decideCommand.js';
+export { workEntry, workStatus } from './decider/workStatus.js';
 export type { Command } from './decider/decideCommand.js';
 export { planBatch } from './decider/planBatch.js';
 export { setupCursor, startCursor } from './decider/runCursor.js';
@@ -32,6 +33,9 @@ export { recordDecision } from './commands/recordDecision.js';
 export { pendingDecisions } from './commands/pendingDecisions.js';
 export type { WaitingCall } from './commands/pendingDecisions.js';
 export { requestStop } from './commands/requestStop.js';
+export { requestRun, type RunRequestOptions } from './commands/requestRun.js';
+export { createWorker, type WorkerOptions } from './worker/createWorker.js';
+export type { WorkerAgent, WorkerAgentBuilder, WorkerAgents } from './worker/workerAgent.js';
 export type { OutsideOptions } from './commands/giveCommand.js';
 export {
   isRequestedByTool,
@@ -66,6 +70,7 @@ export type {
   ToolCallState,
   ToolCallStatus,
   PendingDecision,
+  RunRequest,
 } from './events/agentState.js';
 export { initialState } from './events/agentState.js';
 export { evolve } from './events/evolve.js';
@@ -119,8 +124,9 @@ export type {
   WorkStatus,
   WorkerInfo,
 } from './ports/workIndex.js';
-export { createInMemoryEventStore } from './store/inMemoryEventStore.js';
-export { requestFingerprint } from './events/requestFingerprint.js';
+export { createInMemoryEventStore, type InMemoryStoreOptions } from './store/inMemoryEventStore.js';
+export { requestFingerprint, RequestFingerprinter } from './events/requestFingerprint.js';
+export type { FingerprintSnapshot } from './events/requestFingerprint.js';
 
 export type { Tool } from './api/tool.js';
 export { tool } from './tools/createTool.js';

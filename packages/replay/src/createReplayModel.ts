@@ -1,11 +1,12 @@
 import {
   decodeEvent,
-  foldEvents,
+  evolve,
   initialState,
   messagesForCompletion,
   ReplayDivergenceError,
-  requestFingerprint,
+  RequestFingerprinter,
   type AgentEvent,
+  type AgentState,
   type ChatCompletion,
   type ChatMessage,
   type CompletionRequest,
@@ -18,8 +19,13 @@ import { structuralDiff } from './structuralDiff.js';
 interface RecordedCompletion {
   readonly fingerprint: string;
   readonly response: CompletionResponse;
-  /** The messages the recorded agent sent, rebuilt from the stream before the answer. */
-  readonly messages: readonly ChatMessage[];
+  /** The fold before the answer: the messages the recorded agent sent are rebuilt from it on a divergence only. */
+  readonly before: AgentState;
+}
+
+/** The messages the recorded agent sent for a completion, rebuilt from the fold before it. */
+function recordedMessages(completion: RecordedCompletion): readonly ChatMessage[] {
+  return messagesForCompletion(completion.before.history);
 }
 
 /** A model that serves recorded answers and reports the first request that differs (SPEC RPL-1). */
@@ -45,6 +51,9 @@ export function createReplayModel(
   const completions = recordedCompletions(recorded.map(decodeEvent), options.fromRevision ?? 0);
   let next = 0;
   let found: ReplayDivergenceError | undefined;
+  // Hashes only the messages added since the last completion: a replay costs O(events), like the
+  // live loop, not O(completions × history).
+  const fingerprints = new RequestFingerprinter();
   const fail = (error: ReplayDivergenceError): ReplayDivergenceError => {
     found ??= error;
     return error;
@@ -67,8 +76,8 @@ export function createReplayModel(
         );
       }
       next += 1;
-      if (requestFingerprint(request) !== expected.fingerprint) {
-        const messagesDiff = structuralDiff(expected.messages, request.messages);
+      if (fingerprints.fingerprint(request) !== expected.fingerprint) {
+        const messagesDiff = structuralDiff(recordedMessages(expected), request.messages);
         const diff =
           messagesDiff === '  (no difference)'
             ? `  the messages are equal, yet the fingerprint differs: the tool specs or settings differ (tools now: ${request.tools.map((tool) => tool.name).join(', ') || 'none'}), or the recorded events before this completion were edited after recording`
@@ -78,7 +87,7 @@ export function createReplayModel(
             new ReplayDivergenceError(
               'the request to the model; completion',
               index,
-              expected.messages,
+              recordedMessages(expected),
               request.messages,
               diff,
             ),
@@ -117,10 +126,10 @@ function recordedCompletions(
       completions.push({
         fingerprint: event.data.requestFingerprint,
         response: event.data.response,
-        messages: messagesForCompletion(state.history),
+        before: state,
       });
     }
-    state = foldEvents([event], state);
+    state = evolve(state, event);
   }
   return completions;
 }

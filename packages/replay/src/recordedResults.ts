@@ -52,7 +52,9 @@ export function recordedResults(events: readonly AgentEvent[]): ToolRunner {
         break;
       }
       case 'SystemPromptAdded':
+      case 'RunRequested':
       case 'RunStarted':
+      case 'RunReleased':
       case 'UserMessageQueued':
       case 'UserMessageAdded':
       case 'SummaryAdded':

@@ -16,13 +16,35 @@ export interface ReplayCommand {
 export function commandFor(event: AgentEvent, options: RunOptions): ReplayCommand | undefined {
   switch (event.type) {
     case 'RunStarted': {
-      const { mode, input } = event.data;
+      const { mode, input, worker } = event.data;
+      // A worker's run is given again under the same worker, so its RunStarted is the same.
+      const runOptions = worker === undefined ? options : { ...options, worker };
+      // A bare run records a requested run's text as its input: it is given as a bare run again.
+      const bare = mode === 'run' || mode === 'runOnce';
       return {
-        label: input === undefined ? `${mode}()` : `${mode}(${JSON.stringify(input)})`,
+        label: input === undefined || bare ? `${mode}()` : `${mode}(${JSON.stringify(input)})`,
         run: (agent) =>
-          input === undefined
-            ? agent[mode === 'runOnce' ? 'runOnce' : 'run'](options)
-            : agent[mode === 'queryOnce' ? 'queryOnce' : 'query'](input, options),
+          input === undefined || bare
+            ? agent[mode === 'runOnce' ? 'runOnce' : 'run'](runOptions)
+            : agent[mode === 'queryOnce' ? 'queryOnce' : 'query'](input, runOptions),
+      };
+    }
+    case 'RunRequested': {
+      const { agent: name, input, by } = event.data;
+      return {
+        label: `requestRun(${JSON.stringify(name)}${input === undefined ? '' : `, ${JSON.stringify(input)}`}${by === undefined ? '' : ` by ${by}`})`,
+        run: (agent) =>
+          agent.requestRun(name, {
+            ...(input === undefined ? {} : { input }),
+            ...(by === undefined ? {} : { by }),
+          }),
+      };
+    }
+    case 'RunReleased': {
+      const { worker, reason } = event.data;
+      return {
+        label: `releaseRun(${worker.id})`,
+        run: (agent) => agent.releaseRun(worker, reason === undefined ? {} : { reason }),
       };
     }
     case 'FeedbackReceived': {

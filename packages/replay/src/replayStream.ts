@@ -223,7 +223,9 @@ function hookHint(expected: AgentEvent | undefined, actual: StreamEvent | undefi
     case 'AssistantMessageAdded':
       return '\n  the model gave the recorded answer: the afterCompletion or onNewMessage hooks made a different message of it; hooks must be deterministic';
     case 'SystemPromptAdded':
+    case 'RunRequested':
     case 'RunStarted':
+    case 'RunReleased':
     case 'UserMessageQueued':
     case 'UserMessageAdded':
     case 'SummaryAdded':

@@ -2,7 +2,7 @@ import type { Observable } from 'rxjs';
 import { decideCommand, type Command } from '../decider/decideCommand.js';
 import type { DeciderSettings } from '../decider/deciderSettings.js';
 import { AgentError } from '../errors/agentError.js';
-import type { AgentEvent, RunMode } from '../events/agentEvent.js';
+import type { AgentEvent, RunMode, WorkerIdentity } from '../events/agentEvent.js';
 import type { AgentState } from '../events/agentState.js';
 import { callsAwaitingDecision, type AwaitedCall } from '../events/stateQueries.js';
 import type { StopReason } from '../events/stopReason.js';
@@ -161,6 +161,47 @@ export class Agent implements AgentHandle {
    */
   pendingFeedback(): PendingFeedback[] {
     return callsAwaitingDecision(this.#scope.writer.state);
+  }
+
+  /**
+   * Whether a worker continues this agent's run once every call it stopped for holds a decision
+   * (SPEC WRK-2, the builder's `continueAfterDecision`).
+   */
+  get continuesAfterDecision(): boolean {
+    return this.#scope.config.continueAfterDecision !== false;
+  }
+
+  /** How long a run of this agent is leased after each of its appends (SPEC RES-3, WRK-4). */
+  get runLeaseMs(): number {
+    return this.#scope.config.runLeaseMs;
+  }
+
+  /**
+   * Records on this agent's stream that a run of the registered agent `agentName` is wanted
+   * (SPEC WRK-1): a worker that has the agent takes it. Refused while a run holds the stream or a
+   * request is pending; a request without input is refused when there is nothing to run.
+   */
+  async requestRun(
+    agentName: string,
+    options: { readonly input?: string; readonly by?: string } = {},
+  ): Promise<void> {
+    await this.#give({ kind: 'requestRun', agent: agentName, ...options });
+  }
+
+  /**
+   * Gives back the run `worker` holds on this agent's stream (SPEC WRK-5): another worker may
+   * continue it at once. Does nothing when it was released already; rejects with a
+   * `ConcurrencyError` when another worker took the run.
+   */
+  async releaseRun(
+    worker: WorkerIdentity,
+    options: { readonly reason?: string } = {},
+  ): Promise<void> {
+    await this.#give({
+      kind: 'releaseRun',
+      worker,
+      ...(options.reason === undefined ? {} : { reason: options.reason }),
+    });
   }
 
   /** Adds a summary: the model sees nothing before it but system messages (SPEC MSG-4). */

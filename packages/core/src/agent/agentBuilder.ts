@@ -13,6 +13,8 @@ import type { Tool } from '../api/tool.js';
 import type { Agent } from './agent.js';
 import type { AgentOptions, AgentOptionsDraft } from '../api/agentOptions.js';
 import { resolveOptions } from './resolveOptions.js';
+import { deciderSettingsOf } from './deciderSettingsOf.js';
+import { workEntry } from '../decider/workStatus.js';
 import type { RunWrapper } from '../api/runWrapper.js';
 
 /** Makes the agent once it is assembled (the builder's private constructor hook). */
@@ -160,6 +162,15 @@ export class AgentBuilder {
     return this;
   }
 
+  /**
+   * Whether a worker continues the agent's run once every call it stopped for holds a decision
+   * (SPEC WRK-2). Default true; with false, a decided stream waits for the caller's `run()`.
+   */
+  continueAfterDecision(resume: boolean): this {
+    this.#draft.continueAfterDecision = resume;
+    return this;
+  }
+
   /** The event store. Default: a new in-memory store. */
   store(store: EventStore): this {
     this.#draft.store = store;
@@ -252,6 +263,7 @@ export class AgentBuilder {
   async #assemble(draft: AgentOptionsDraft): Promise<Agent> {
     const options = resolveOptions(draft);
     const { model, tools, store, streamId, clock, ids, logger } = options;
+    const settings = deciderSettingsOf(options);
     const { state, fingerprints } = await foldOfStream(store, streamId, (message) =>
       logger.warn(message, { streamId }),
     );
@@ -260,7 +272,9 @@ export class AgentBuilder {
       ((toolCall, context) => invokeTool(tools.get(toolCall.name), context, toolCall));
     return this.create(
       options,
-      new StreamWriter(store, streamId, clock, ids, state, modelSecrets(model)),
+      new StreamWriter(store, streamId, clock, ids, state, modelSecrets(model), (folded) =>
+        workEntry(folded, settings),
+      ),
       new RequestFingerprinter(fingerprints),
       runTool,
       options.runWrappers,

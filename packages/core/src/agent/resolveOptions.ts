@@ -50,6 +50,7 @@ export function resolveOptions(draft: AgentOptionsDraft): AgentOptions {
     toolRetryLimit: draft.toolRetryLimit ?? DEFAULT_SETTINGS.toolRetryLimit,
     stopOnAssistant: draft.stopOnAssistant ?? DEFAULT_SETTINGS.stopOnAssistant,
     runLeaseMs: draft.runLeaseMs ?? DEFAULT_SETTINGS.runLeaseMs,
+    ...(draft.continueAfterDecision === false ? { continueAfterDecision: false } : {}),
     store: draft.store ?? createInMemoryEventStore(),
     streamId: draft.streamId ?? `agent-${ids()}`,
     clock: draft.clock ?? (() => new Date()),

@@ -28,6 +28,11 @@ export interface AgentOptions {
    * RES-3). Past it the run counts as crashed and may be resumed.
    */
   readonly runLeaseMs: number;
+  /**
+   * Whether a worker continues a run once every call it stopped for holds a decision (SPEC
+   * WRK-2); absent, it does.
+   */
+  readonly continueAfterDecision?: boolean;
   /** The event store the agent's stream lives in. */
   readonly store: EventStore;
   /** The id of the agent's stream. */

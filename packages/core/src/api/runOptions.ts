@@ -1,6 +1,6 @@
 import type { ToolResult } from './hooks.js';
 import type { AgentContext } from './agentContext.js';
-import type { PendingEvent } from '../events/agentEvent.js';
+import type { PendingEvent, WorkerIdentity } from '../events/agentEvent.js';
 import type { ToolCall } from '../messages/toolCall.js';
 
 /**
@@ -27,11 +27,22 @@ export type InputMoment = 'decision' | 'outcome';
 
 /** What the caller gives a run (SPEC LOOP-10): an abort signal, and a callback per text delta. */
 export interface RunOptions {
+  /**
+   * Aborts the run (SPEC LOOP-10). Aborted with a `ConcurrencyError` as its reason, it says the
+   * run's lease is lost (SPEC WRK-4): the run then appends nothing more, not even its stop.
+   */
   readonly signal?: AbortSignal;
   /** Each text delta of a streamed answer, as it arrives; chunks are not events. */
   readonly onTextDelta?: (delta: string, context: TextDeltaContext) => void;
   /** In a replay: what the recording says others wrote during the run (SPEC RPL-5). */
   readonly recordedInputs?: RecordedInputs;
+  /** The worker that takes the run, recorded in its `RunStarted` (SPEC WRK-7). */
+  readonly worker?: WorkerIdentity;
+  /**
+   * The store judged, on its own clock, that the lease of the run in progress lapsed (SPEC
+   * WRK-4): the run counts as crashed and is resumed, whatever this process's clock says.
+   */
+  readonly leaseLapsed?: boolean;
 }
 
 /** Where a text delta belongs. */

@@ -1,6 +1,8 @@
 import { decideCommand, type Command } from '../decider/decideCommand.js';
 import { DEFAULT_SETTINGS, type DeciderSettings } from '../decider/deciderSettings.js';
+import { workEntry } from '../decider/workStatus.js';
 import { ConcurrencyError } from '../errors/concurrencyError.js';
+import { InvalidEventError } from '../errors/invalidEventError.js';
 import type { AgentEvent } from '../events/agentEvent.js';
 import type { AgentState } from '../events/agentState.js';
 import { foldOfStream } from '../writer/foldCache.js';
@@ -37,7 +39,20 @@ export async function giveCommand(
   const settings = outsideSettings(streamId);
   for (let attempt = 0; ; attempt += 1) {
     const { state } = await foldOfStream(store, streamId, () => undefined);
-    const writer = new StreamWriter(store, streamId, clock, options.ids ?? uuidV7, state);
+    const writer = new StreamWriter(
+      store,
+      streamId,
+      clock,
+      options.ids ?? uuidV7,
+      state,
+      () => [],
+      // A decision or a stop request during a live run leaves its lease as the run's own appends
+      // set it: this command does not know the agent's lease (SPEC WRK-4).
+      (folded) => {
+        const entry = workEntry(folded, settings);
+        return entry.status === 'running' ? undefined : entry;
+      },
+    );
     const decided = decideCommand(state, settings, command, { clock, ownRun: false });
     try {
       const events = await writer.append(
@@ -46,7 +61,12 @@ export async function giveCommand(
       );
       return { state: writer.state, events };
     } catch (error) {
-      if (!(error instanceof ConcurrencyError) || attempt > 0) throw error;
+      // Another writer got there first. When the writer could not fold its write onto theirs
+      // (a decision that lost the race to another for the same call), the command is judged
+      // again on what is stored now, so it is refused for what it is (`invalidFeedback`), not
+      // as an event that contradicts the stream.
+      const lostRace = error instanceof ConcurrencyError || error instanceof InvalidEventError;
+      if (!lostRace || attempt > 0) throw error;
     }
   }
 }

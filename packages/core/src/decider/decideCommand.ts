@@ -1,6 +1,6 @@
 import { AgentError } from '../errors/agentError.js';
 import { ConcurrencyError } from '../errors/concurrencyError.js';
-import type { HookKind, PendingEvent, RunMode } from '../events/agentEvent.js';
+import type { HookKind, PendingEvent, RunMode, WorkerIdentity } from '../events/agentEvent.js';
 import type { AgentState } from '../events/agentState.js';
 import { toolCallOf } from '../events/stateQueries.js';
 import type { ToolFeedback } from '../messages/toolFeedback.js';
@@ -8,12 +8,26 @@ import { findNonJson } from '../support/json.js';
 import type { DeciderSettings } from './deciderSettings.js';
 import { stopWith } from './nextStep.js';
 import { callerStop } from './runCursor.js';
-import { runStart } from './runStart.js';
+import { hasWork, runStart } from './runStart.js';
 
 /** A command of the caller (or of a person through the caller), as the decider judges it. */
 export type Command =
-  /** `query`, `queryOnce`, `run` or `runOnce` (SPEC LOOP-1, LOOP-2). */
-  | { readonly kind: 'startRun'; readonly mode: RunMode; readonly input?: string }
+  /** `query`, `queryOnce`, `run` or `runOnce` (SPEC LOOP-1, LOOP-2), by a worker or not (WRK-7). */
+  | {
+      readonly kind: 'startRun';
+      readonly mode: RunMode;
+      readonly input?: string;
+      readonly worker?: WorkerIdentity;
+    }
+  /** A run of the registered agent `agent` is wanted (SPEC WRK-1). */
+  | {
+      readonly kind: 'requestRun';
+      readonly agent: string;
+      readonly input?: unknown;
+      readonly by?: unknown;
+    }
+  /** A worker gives back the run it holds (SPEC WRK-5). */
+  | { readonly kind: 'releaseRun'; readonly worker: WorkerIdentity; readonly reason?: string }
   /** A person's decision on an open call (SPEC HITL-3, HITL-10). */
   | {
       readonly kind: 'recordDecision';
@@ -48,6 +62,11 @@ export interface CommandContext {
   readonly ownRun: boolean;
   /** This agent's run is in progress in this process: its interpreter takes the events in. */
   readonly inRun?: boolean;
+  /**
+   * The store judged the lease of the run in progress lapsed, on its own clock (SPEC WRK-4): the
+   * run counts as crashed whatever the local clock says.
+   */
+  readonly leaseLapsed?: boolean;
 }
 
 /**
@@ -64,13 +83,17 @@ export function decideCommand(
   // A decision or a stop request may be given during another process's run: that run folds it in.
   const duringForeignRun =
     command.kind === 'recordDecision' || command.kind === 'stop' || command.kind === 'requestStop';
-  if (!context.ownRun && !duringForeignRun) {
+  if (!context.ownRun && !duringForeignRun && context.leaseLapsed !== true) {
     const foreign = foreignRun(state, settings, context.clock);
     if (foreign !== undefined) throw foreign;
   }
   switch (command.kind) {
     case 'startRun':
-      return runStart(state, settings, command.mode, command.input);
+      return runStart(state, settings, command.mode, command.input, command.worker);
+    case 'requestRun':
+      return [runRequest(state, settings, command, context)];
+    case 'releaseRun':
+      return release(state, settings, command);
     case 'recordDecision':
       return [decision(state, command)];
     case 'consumeDecision':
@@ -98,7 +121,9 @@ export function foreignRun(
   clock: () => Date,
 ): ConcurrencyError | undefined {
   const { status, lastEventAt, revision } = state;
-  if (status !== 'running' || lastEventAt === undefined) return undefined;
+  // A run its worker gave back holds no lease (SPEC WRK-5).
+  if (status !== 'running' || lastEventAt === undefined || state.released === true)
+    return undefined;
   const idleMs = clock().getTime() - Date.parse(lastEventAt);
   if (Number.isNaN(idleMs) || idleMs >= settings.runLeaseMs) return undefined;
   const { streamId } = settings;
@@ -209,4 +234,77 @@ function decision(
       ...(typeof note === 'string' ? { note } : {}),
     },
   };
+}
+
+/**
+ * A run request (SPEC WRK-1): refused while a run of this process holds the stream (one of another
+ * process is refused before, by its lease) or a request is pending, and when it would have
+ * nothing to run.
+ */
+function runRequest(
+  state: AgentState,
+  settings: DeciderSettings,
+  command: Extract<Command, { kind: 'requestRun' }>,
+  context: CommandContext,
+): PendingEvent {
+  const { agent, input, by } = command;
+  const invalid = (problem: string): AgentError =>
+    new AgentError(
+      'invalidConfiguration',
+      `a run request for stream ${settings.streamId}: ${problem}`,
+    );
+  if (typeof agent !== 'string' || agent === '')
+    throw invalid('it needs the registered agent name');
+  if (input !== undefined && typeof input !== 'string') {
+    throw invalid(`the input must be a text, got ${typeof input}`);
+  }
+  if (by !== undefined && typeof by !== 'string') throw invalid('by must be a string');
+  if (state.runRequest !== undefined) {
+    throw new AgentError(
+      'alreadyRunning',
+      `stream ${settings.streamId} already has a requested run that no worker started yet; nothing was written`,
+    );
+  }
+  if (context.inRun === true || (context.ownRun && state.status === 'running')) {
+    throw new AgentError(
+      'alreadyRunning',
+      `stream ${settings.streamId} has a run in progress; nothing was written`,
+    );
+  }
+  if (input === undefined && !hasWork(state, settings)) {
+    throw new AgentError(
+      'nothingToRun',
+      `stream ${settings.streamId} has nothing to run, so a run without input is not requested; nothing was written`,
+    );
+  }
+  return {
+    type: 'RunRequested',
+    data: {
+      agent,
+      ...(input === undefined ? {} : { input }),
+      ...(by === undefined ? {} : { by }),
+    },
+  };
+}
+
+/**
+ * A worker gives back the run it holds (SPEC WRK-5): refused with a `ConcurrencyError` when the
+ * stream's run is not its own (another worker took it), nothing when it was released already.
+ */
+function release(
+  state: AgentState,
+  settings: DeciderSettings,
+  command: Extract<Command, { kind: 'releaseRun' }>,
+): readonly PendingEvent[] {
+  const { worker, reason } = command;
+  if (state.released === true || state.runs === 0) return [];
+  if (state.worker?.id !== worker.id) {
+    throw new ConcurrencyError(
+      settings.streamId,
+      state.revision,
+      state.revision,
+      `stream ${settings.streamId}: worker ${worker.id} cannot release the run, ${state.worker === undefined ? 'no worker' : `worker ${state.worker.id}`} took it`,
+    );
+  }
+  return [{ type: 'RunReleased', data: reason === undefined ? { worker } : { worker, reason } }];
 }

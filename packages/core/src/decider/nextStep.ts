@@ -64,7 +64,10 @@ export function nextStep(
 function startStep(state: AgentState, settings: DeciderSettings, cursor: RunCursor): NextStep {
   const command = cursor.command ?? { mode: 'run' };
   if (state.runs === 0 && cursor.hooked !== true) return BEFORE_ALL;
-  return { kind: 'beginRun', events: runStart(state, settings, command.mode, command.input) };
+  return {
+    kind: 'beginRun',
+    events: runStart(state, settings, command.mode, command.input, command.worker),
+  };
 }
 
 /** SPEC LOOP-2 (4)–(6): resume open calls, then move the queued texts into the history. */

@@ -1,4 +1,4 @@
-import type { HookKind, RunMode } from '../events/agentEvent.js';
+import type { HookKind, RunMode, WorkerIdentity } from '../events/agentEvent.js';
 import type { StopRequest } from '../events/agentState.js';
 import type { StopCause, StopReason } from '../events/stopReason.js';
 import type { ToolCall } from '../messages/toolCall.js';
@@ -22,6 +22,8 @@ export interface StopCandidate {
 export interface RunCommand {
   readonly mode: RunMode;
   readonly input?: string;
+  /** The worker that takes the run, recorded in its `RunStarted` (SPEC WRK-7). */
+  readonly worker?: WorkerIdentity;
 }
 
 /**

@@ -1,17 +1,22 @@
 import { AgentError } from '../errors/agentError.js';
-import type { PendingEvent, RunMode } from '../events/agentEvent.js';
+import type { PendingEvent, RunMode, WorkerIdentity } from '../events/agentEvent.js';
 import type { AgentState } from '../events/agentState.js';
 import type { DeciderSettings } from './deciderSettings.js';
 import { callsToResume, hasNewMessages } from './pendingWork.js';
 
 /**
- * True when `run()` would do anything: a first system prompt, queued texts, calls to resume, or
- * new messages. A run that ended with a terminal stop (a tool said the task is done or failed) is
- * not asked again without new input (SPEC RES-4): a late worker's bare `run()` costs nothing.
+ * True when `run()` would do anything: a requested run's text, a first system prompt, queued
+ * texts, calls to resume, or new messages. A run that ended with a terminal stop (a tool said the
+ * task is done or failed) is not asked again without new input (SPEC RES-4): a late worker's bare
+ * `run()` costs nothing.
  */
-function hasWork(state: AgentState, settings: DeciderSettings): boolean {
+export function hasWork(
+  state: AgentState,
+  settings: Pick<DeciderSettings, 'systemPrompt' | 'stopOnAssistant'>,
+): boolean {
   const finished = finishedBy(state) !== undefined;
   return (
+    state.runRequest?.input !== undefined ||
     (settings.systemPrompt !== undefined && !state.systemPromptAdded && state.runs === 0) ||
     state.queued.length > 0 ||
     callsToResume(state).length > 0 ||
@@ -26,14 +31,17 @@ function finishedBy(state: AgentState): 'requestedByTool' | 'agentFailed' | unde
 }
 
 /**
- * The events that record a run's command (SPEC LOOP-2): `RunStarted`, on the first run the system
- * prompt, the query's text queued. A bare `run()` with nothing to do is rejected (SPEC RES-4).
+ * The events that record a run's command (SPEC LOOP-2): `RunStarted` (naming the worker that
+ * took the run, SPEC WRK-7), on the first run the system prompt, the query's text queued. A
+ * requested run's text (SPEC WRK-1) is queued first: a bare `run()` records it as its input. A
+ * bare `run()` with nothing to do is rejected (SPEC RES-4).
  */
 export function runStart(
   state: AgentState,
   settings: DeciderSettings,
   mode: RunMode,
   input: string | undefined,
+  worker?: WorkerIdentity,
 ): PendingEvent[] {
   if (input !== undefined && typeof input !== 'string') {
     throw new AgentError('invalidConfiguration', `${mode} needs a text, got ${typeof input}`);
@@ -49,12 +57,23 @@ export function runStart(
       `agent ${settings.streamId} has nothing to run: no open tool calls, no queued or new messages${ended}`,
     );
   }
+  const requested = state.runRequest?.input;
+  const recorded = input ?? requested;
   const events: PendingEvent[] = [
-    { type: 'RunStarted', data: input === undefined ? { mode } : { mode, input } },
+    {
+      type: 'RunStarted',
+      data: {
+        mode,
+        ...(recorded === undefined ? {} : { input: recorded }),
+        ...(worker === undefined ? {} : { worker }),
+      },
+    },
   ];
   if (state.runs === 0 && settings.systemPrompt !== undefined && !state.systemPromptAdded) {
     events.push({ type: 'SystemPromptAdded', data: { text: settings.systemPrompt } });
   }
+  if (requested !== undefined)
+    events.push({ type: 'UserMessageQueued', data: { text: requested } });
   if (input !== undefined) events.push({ type: 'UserMessageQueued', data: { text: input } });
   return events;
 }

@@ -47,10 +47,36 @@ export type RawToolResult =
 
 /** The system prompt entered the history (once, on the agent's first run). */
 export type SystemPromptAdded = DomainEvent<'SystemPromptAdded', { readonly text: string }>;
-/** The caller gave a command; every call of query/queryOnce/run/runOnce appends one. */
+/** The worker that took a run, or gave it back: which process on which machine (SPEC WRK-7). */
+export interface WorkerIdentity {
+  readonly id: string;
+  readonly host: string;
+  readonly pid: number;
+}
+
+/**
+ * The caller gave a command; every call of query/queryOnce/run/runOnce appends one. `worker`
+ * names the worker that took the run (its claim, SPEC WRK-3, WRK-7), when a worker did.
+ */
 export type RunStarted = DomainEvent<
   'RunStarted',
-  { readonly mode: RunMode; readonly input?: string }
+  { readonly mode: RunMode; readonly input?: string; readonly worker?: WorkerIdentity }
+>;
+/**
+ * Someone asked for a run of the registered agent `agent` (SPEC WRK-1, EVT-7); a worker that
+ * has the agent takes it. Its `input` is the run's query text; `by` says who asked.
+ */
+export type RunRequested = DomainEvent<
+  'RunRequested',
+  { readonly agent: string; readonly input?: string; readonly by?: string }
+>;
+/**
+ * A worker gave a run back before it ended on its own (SPEC WRK-5, EVT-7): its lease ends now,
+ * and another worker may continue the run at once.
+ */
+export type RunReleased = DomainEvent<
+  'RunReleased',
+  { readonly worker: WorkerIdentity; readonly reason?: string }
 >;
 /** A user text waits to enter the history (it stays queued while tool calls are open). */
 export type UserMessageQueued = DomainEvent<'UserMessageQueued', { readonly text: string }>;
@@ -158,7 +184,9 @@ export type StreamForked = DomainEvent<
 /** Every event an agent's stream can hold (SPEC EVT-3). */
 export type AgentEvent =
   | SystemPromptAdded
+  | RunRequested
   | RunStarted
+  | RunReleased
   | UserMessageQueued
   | UserMessageAdded
   | SummaryAdded
@@ -208,6 +236,8 @@ export type PendingEvent = {
  * StopRequested, `by` to AgentStopped, the finish reason, refusal and reasoning to
  * ModelResponded, a refusal to assistant messages, and three stop causes. Version 4 records every
  * stop request (SPEC EVT-7): `hook` on StopRequested, and a StopRequested before every stop the
- * caller or a hook asked for, also on an agent that was not running.
+ * caller or a hook asked for, also on an agent that was not running; and the workers' events
+ * (SPEC EVT-7, WRK-1, WRK-5, WRK-7): RunRequested, RunReleased, and `worker` on RunStarted.
+ * Version 4 is not released yet, so these need no upcaster.
  */
 export const CURRENT_SCHEMA_VERSION = 4;

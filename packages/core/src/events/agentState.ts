@@ -3,7 +3,7 @@ import type { ChatMessage } from '../messages/chatMessage.js';
 import type { ToolCall } from '../messages/toolCall.js';
 import type { ToolFeedback } from '../messages/toolFeedback.js';
 import type { JsonValue } from '../support/json.js';
-import type { HookKind, RunMode } from './agentEvent.js';
+import type { HookKind, RunMode, WorkerIdentity } from './agentEvent.js';
 import { emptyDraft, publish } from './stateDraft.js';
 
 /**
@@ -65,6 +65,21 @@ export interface AgentState {
   readonly forkedFrom?: { readonly fromStream: string; readonly atRevision: number };
   /** The first stop requested since the last stop, not yet honoured (SPEC EVT-7, HITL-12). */
   readonly stopRequest?: StopRequest;
+  /** The registered agent name the stream runs under, from its last `RunRequested` (SPEC WRK-1). */
+  readonly agent?: string;
+  /** A run requested and not yet started (SPEC WRK-1): the next run takes its input. */
+  readonly runRequest?: RunRequest;
+  /** The worker that took the current (or last) run, from its `RunStarted` (SPEC WRK-7). */
+  readonly worker?: WorkerIdentity;
+  /** The worker gave the last run back (`RunReleased`, SPEC WRK-5): no lease holds it. */
+  readonly released?: true;
+}
+
+/** A requested run (SPEC WRK-1): its input, who asked, and the revision of its `RunRequested`. */
+export interface RunRequest {
+  readonly input?: string;
+  readonly by?: string;
+  readonly revision: number;
 }
 
 /** A recorded stop request (SPEC EVT-7): who asked, and the revision of its `StopRequested`. */

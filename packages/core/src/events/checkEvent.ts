@@ -28,6 +28,13 @@ export function checkDraft(state: Readonly<StateDraft>, event: AgentEvent): stri
       return state.queued[0] === event.data.text
         ? undefined
         : 'the text differs from the oldest queued user message';
+    case 'RunRequested':
+      return state.runRequest === undefined
+        ? undefined
+        : 'a run was already requested and not yet started';
+    case 'RunReleased':
+      if (state.runs === 0) return 'no run was started, so none can be released';
+      return state.released ? 'the run was already released' : undefined;
     case 'ModelResponded':
       return state.status === 'running' ? undefined : 'the model answered outside a run';
     case 'AssistantMessageAdded': {

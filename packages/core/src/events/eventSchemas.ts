@@ -51,10 +51,17 @@ const toolOutput = toolOutputCheck;
 const rawToolResult = flagged('ok', object({ output: toolOutput }), object({ error: string }));
 const usage = object({ promptTokens: number, completionTokens: number, totalTokens: number });
 const text = object({ text: string });
+const worker = object({ id: string, host: string, pid: integer(0) });
 
 const checks = {
   SystemPromptAdded: text,
-  RunStarted: object({ mode: oneOf(RUN_MODES), input: optional(string) }),
+  RunStarted: object({
+    mode: oneOf(RUN_MODES),
+    input: optional(string),
+    worker: optional(worker),
+  }),
+  RunRequested: object({ agent: string, input: optional(string), by: optional(string) }),
+  RunReleased: object({ worker, reason: optional(string) }),
   UserMessageQueued: text,
   UserMessageAdded: text,
   SummaryAdded: text,

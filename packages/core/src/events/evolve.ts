@@ -38,6 +38,22 @@ function applyEvent(draft: StateDraft, event: AgentEvent): void {
       draft.runMode = event.data.mode;
       draft.completionsInRun = 0;
       draft.lastResponseEmpty = false;
+      draft.runRequest = undefined;
+      draft.worker = event.data.worker;
+      draft.released = false;
+      return;
+    case 'RunRequested': {
+      const { agent, input, by } = event.data;
+      draft.agent = agent;
+      draft.runRequest = {
+        ...(input === undefined ? {} : { input }),
+        ...(by === undefined ? {} : { by }),
+        revision: event.metadata.revision,
+      };
+      return;
+    }
+    case 'RunReleased':
+      draft.released = true;
       return;
     case 'UserMessageQueued':
       draft.queued = [...draft.queued, event.data.text];

@@ -32,6 +32,10 @@ export interface StateDraft {
   lastResponseEmpty: boolean;
   forkedFrom: AgentState['forkedFrom'];
   stopRequest: AgentState['stopRequest'];
+  agent: string | undefined;
+  runRequest: AgentState['runRequest'];
+  worker: AgentState['worker'];
+  released: boolean;
   /** Index in the history of the system prompt and of the last summary; -1 when there is none. */
   systemIndex: number;
   summaryIndex: number;
@@ -69,6 +73,10 @@ export function emptyDraft(): StateDraft {
     lastResponseEmpty: false,
     forkedFrom: undefined,
     stopRequest: undefined,
+    agent: undefined,
+    runRequest: undefined,
+    worker: undefined,
+    released: false,
     systemIndex: -1,
     summaryIndex: -1,
     batchIndex: -1,
@@ -125,6 +133,10 @@ export function publish(draft: StateDraft): AgentState {
   if (draft.runMode !== undefined) state.runMode = draft.runMode;
   if (draft.forkedFrom !== undefined) state.forkedFrom = draft.forkedFrom;
   if (draft.stopRequest !== undefined) state.stopRequest = draft.stopRequest;
+  if (draft.agent !== undefined) state.agent = draft.agent;
+  if (draft.runRequest !== undefined) state.runRequest = draft.runRequest;
+  if (draft.worker !== undefined) state.worker = draft.worker;
+  if (draft.released) state.released = true;
   Object.defineProperty(state, DRAFT, { value: draft });
   return state;
 }
@@ -162,6 +174,10 @@ function fromPlainState(state: AgentState): StateDraft {
     lastResponseEmpty: state.lastResponseEmpty,
     forkedFrom: state.forkedFrom,
     stopRequest: state.stopRequest,
+    agent: state.agent,
+    runRequest: state.runRequest,
+    worker: state.worker,
+    released: state.released === true,
   };
 }
 

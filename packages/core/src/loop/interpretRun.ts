@@ -38,16 +38,28 @@ export async function interpretRun(
   const { signal } = options;
   // Already aborted: nothing starts and nothing is written (SPEC LOOP-10).
   throwIfAborted(signal, 'before it started, and nothing was written');
-  const command = { mode, ...(input === undefined ? {} : { input }) };
+  const { worker } = options;
+  const command = {
+    mode,
+    ...(input === undefined ? {} : { input }),
+    ...(worker === undefined ? {} : { worker }),
+  };
   // A rejected start (nothing to run, a foreign run's lease) appends nothing.
   decideCommand(
     writer.state,
     settings,
     { kind: 'startRun', ...command },
     // A run this writer started and could not end (a store outage) is its own, not a foreign one.
-    { clock: config.clock, ownRun: writer.ownsCurrentRun() },
+    {
+      clock: config.clock,
+      ownRun: writer.ownsCurrentRun(),
+      ...(options.leaseLapsed === true ? { leaseLapsed: true } : {}),
+    },
   );
   scope.options = options;
+  // A signal aborted with a ConcurrencyError says the run's lease is lost (SPEC WRK-4): from then
+  // on nothing of this run is appended, not even its stop.
+  writer.guard = () => leaseLost(signal);
   let cursor: RunCursor = startCursor(command);
   try {
     for (;;) {
@@ -103,7 +115,14 @@ export async function interpretRun(
     throw error;
   } finally {
     scope.options = {};
+    writer.guard = undefined;
   }
+}
+
+/** The reason of a signal aborted because the run's lease was lost, if it was. */
+function leaseLost(signal: AbortSignal | undefined): ConcurrencyError | undefined {
+  const reason: unknown = signal?.aborted === true ? signal.reason : undefined;
+  return reason instanceof ConcurrencyError ? reason : undefined;
 }
 
 async function endWithError(scope: RunScope, cursor: RunCursor, error: unknown): Promise<void> {
@@ -116,9 +135,9 @@ async function endWithError(scope: RunScope, cursor: RunCursor, error: unknown):
   }
   // The run is recorded even when it fails before its command was (SPEC EVT-3).
   if (cursor.phase === 'start') {
-    const { mode, input } = cursor.command ?? { mode: 'run' as const };
+    const { mode, input, worker } = cursor.command ?? { mode: 'run' as const };
     try {
-      writer.defer(runStart(writer.state, settings, mode, input));
+      writer.defer(runStart(writer.state, settings, mode, input, worker));
     } catch {
       // The command itself was refused: nothing of it is recorded.
     }

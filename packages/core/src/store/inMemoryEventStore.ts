@@ -2,6 +2,7 @@ import { decideAppend } from './decideAppend.js';
 import { assertRevisionOption, assertValidExpectedRevision } from './expectedRevision.js';
 import { Observable } from 'rxjs';
 import type {
+  AppendOptions,
   AppendResult,
   EventStore,
   ExpectedRevision,
@@ -10,6 +11,7 @@ import type {
   StreamEvent,
 } from '../ports/eventStore.js';
 import { markParsedJson } from '../support/json.js';
+import { createInMemoryWorkIndex, type InMemoryWorkIndex } from './inMemoryWorkIndex.js';
 import { createStreamDrain } from './streamDrain.js';
 import { assertValidNewEvents, assertValidStreamId } from './streamValidation.js';
 
@@ -22,24 +24,39 @@ interface StoredStream {
 interface InMemoryState {
   readonly streams: Map<string, StoredStream>;
   readonly listeners: Map<string, Set<() => void>>;
+  readonly work: InMemoryWorkIndex;
 }
 
 const states = new WeakMap<EventStore, InMemoryState>();
 
+/** Options of the in-memory store. */
+export interface InMemoryStoreOptions {
+  /** The store's clock, on which its work index judges leases (SPEC WRK-4). Default: the wall clock. */
+  readonly clock?: () => Date;
+}
+
 /**
  * Creates an event store that keeps its streams in memory: for tests, examples and short-lived
  * agents. It follows the `EventStore` contract exactly (revisions, expectations, idempotence by
- * `eventId`, catch-up subscriptions) and hands out copies, never its own objects.
+ * `eventId`, catch-up subscriptions) and hands out copies, never its own objects. Its work index
+ * (`store.work`, SPEC WRK-6) is written in the same step as the events.
  */
-export function createInMemoryEventStore(): EventStore {
-  const state: InMemoryState = { streams: new Map(), listeners: new Map() };
+export function createInMemoryEventStore(options: InMemoryStoreOptions = {}): EventStore {
+  const clock = options.clock ?? (() => new Date());
+  const state: InMemoryState = {
+    streams: new Map(),
+    listeners: new Map(),
+    work: createInMemoryWorkIndex(clock),
+  };
   const store: EventStore = {
     label: 'the in-memory store',
     appendToStream: (streamId, events, options) =>
-      settle(() => append(state, streamId, events, options?.expectedRevision)),
+      settle(() => append(state, streamId, events, options)),
     readStream: (streamId, options) => settle(() => read(state, streamId, options ?? {})),
     subscribeToStream: (streamId, options) => subscribe(state, streamId, options?.fromRevision),
     listStreams: () => settle(() => [...state.streams.keys()]),
+    // The port without `record`: only an append writes the index.
+    work: state.work.index,
   };
   states.set(store, state);
   return store;
@@ -66,8 +83,9 @@ function append(
   state: InMemoryState,
   streamId: string,
   events: readonly NewStreamEvent[],
-  expectedRevision: ExpectedRevision | undefined,
+  options: AppendOptions | undefined,
 ): AppendResult {
+  const expectedRevision: ExpectedRevision | undefined = options?.expectedRevision;
   assertValidStreamId(streamId);
   assertValidExpectedRevision(expectedRevision);
   assertValidNewEvents(events);
@@ -104,6 +122,8 @@ function append(
       target.events.length - 1,
     );
   }
+  // The index entry goes in with the events, in the same synchronous step (SPEC WRK-6).
+  if (options?.work !== undefined) state.work.record(streamId, options.work);
   const listeners = state.listeners.get(streamId);
   if (listeners !== undefined) for (const listener of [...listeners]) listener();
   return { nextExpectedRevision: decision.nextExpectedRevision };

@@ -41,6 +41,21 @@ function referenceApply(state: Plain, event: AgentEvent): Plain {
       delete state.stopCause;
       Object.assign(state, { status: 'running', runs: state.runs + 1, runMode: event.data.mode });
       Object.assign(state, { completionsInRun: 0, lastResponseEmpty: false });
+      delete state.runRequest;
+      delete state.released;
+      if (event.data.worker === undefined) delete state.worker;
+      else state.worker = event.data.worker;
+      break;
+    case 'RunRequested':
+      state.agent = event.data.agent;
+      state.runRequest = {
+        ...(event.data.input === undefined ? {} : { input: event.data.input }),
+        ...(event.data.by === undefined ? {} : { by: event.data.by }),
+        revision: event.metadata.revision,
+      };
+      break;
+    case 'RunReleased':
+      state.released = true;
       break;
     case 'UserMessageQueued':
       state.queued = [...state.queued, event.data.text];

@@ -41,6 +41,25 @@ async function waiting(store: EventStore, streamId: string) {
 }
 
 describe('decisions and stops without an agent', () => {
+  it('HITL-3 HITL-12 of two decisions racing for one call, one is recorded and the other gets invalidFeedback', async () => {
+    const store = createInMemoryEventStore();
+    await waiting(store, 'race');
+    const outcomes = await Promise.allSettled([
+      recordDecision(store, 'race', 'd1', ToolFeedback.approved(), { by: 'ana' }),
+      recordDecision(store, 'race', 'd1', ToolFeedback.refused(), { by: 'bo' }),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const lost = outcomes.find((outcome) => outcome.status === 'rejected');
+    expect((lost as PromiseRejectedResult).reason).toMatchObject({
+      code: 'invalidFeedback',
+      message: expect.stringMatching(/a decision was already given/) as unknown,
+    });
+    const decisions = (await store.readStream('race')).filter(
+      (event) => event.type === 'FeedbackReceived',
+    );
+    expect(decisions).toHaveLength(1);
+  });
+
   it('HITL-12 recordDecision and pendingDecisions work on a store alone; the waiting run applies the decision', async () => {
     const store = createInMemoryEventStore();
     const first = await waiting(store, 'one');

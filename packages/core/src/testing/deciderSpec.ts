@@ -107,6 +107,8 @@ export const DeciderSpec = {
 
 const commandKinds = new Set([
   'startRun',
+  'requestRun',
+  'releaseRun',
   'recordDecision',
   'consumeDecision',
   'stop',

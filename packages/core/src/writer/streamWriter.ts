@@ -6,6 +6,7 @@ import type { AgentState } from '../events/agentState.js';
 import { foldStream } from '../events/foldEvents.js';
 import { mayRebase } from '../decider/mayRebase.js';
 import type { EventStore } from '../ports/eventStore.js';
+import type { WorkEntry } from '../ports/workIndex.js';
 import { foldRead, rememberFold } from './foldCache.js';
 import { foldDrafts, stampEvent, type Draft } from './stampEvents.js';
 import { storeFault } from './storeFault.js';
@@ -28,6 +29,11 @@ export class StreamWriter {
   #inFlight = 0;
   /** The run count right after this writer stored a `RunStarted`: the run that is its own. */
   #ownRun: number | undefined;
+  /**
+   * Asked before every append: an error it returns is thrown and nothing is appended. A worker's
+   * run sets it, so a run whose lease is known lost appends nothing more (SPEC WRK-4).
+   */
+  guard: (() => Error | undefined) | undefined;
 
   constructor(
     private readonly store: EventStore,
@@ -37,6 +43,11 @@ export class StreamWriter {
     state: AgentState,
     /** Values never to be stored, such as the model's API key (SPEC RPL-3). */
     private readonly secrets: () => readonly string[] = () => [],
+    /**
+     * Where the stream stands for the workers after an append (SPEC WRK-6), written with it;
+     * `undefined` leaves the stream's index entry as it is.
+     */
+    private readonly work?: (state: AgentState) => WorkEntry | undefined,
   ) {
     this.#committed = state;
     this.#state = state;
@@ -141,8 +152,13 @@ export class StreamWriter {
 
   async #append(durable: boolean): Promise<AgentEvent[]> {
     // Ids and times were drawn once, so a retried append stores the very same events.
+    if (this.#deferred.length === 0) return [];
+    const refused = this.guard?.();
+    if (refused !== undefined) {
+      this.discardDeferred();
+      throw refused;
+    }
     const drafts = this.#deferred.splice(0);
-    if (drafts.length === 0) return [];
     // Folded when they were deferred, on top of what is stored: no second fold unless rebased.
     let folded = { state: this.#state, events: this.#deferredEvents.splice(0) };
     let base = this.#committed;
@@ -152,6 +168,7 @@ export class StreamWriter {
         const { nextExpectedRevision } = await this.store.appendToStream(this.streamId, drafts, {
           expectedRevision: base.revision === -1 ? 'noStream' : base.revision,
           ...(durable ? { durable } : {}),
+          ...this.#workOf(state),
         });
         if (nextExpectedRevision !== state.revision) {
           // The store skipped events whose ids it already holds: the ids generator repeats itself.
@@ -191,6 +208,12 @@ export class StreamWriter {
         }
       }
     }
+  }
+
+  /** The `work` option of an append that leaves `state`, if this writer writes one. */
+  #workOf(state: AgentState): { readonly work?: WorkEntry } {
+    const work = this.work?.(state);
+    return work === undefined ? {} : { work };
   }
 
   /**

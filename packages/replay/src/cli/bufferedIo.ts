@@ -27,6 +27,7 @@ export function bufferedIo(overrides: Partial<Omit<CliIo, 'stdout' | 'stderr'>> 
       env: overrides.env ?? {},
       cwd: overrides.cwd ?? process.cwd(),
       isTTY: overrides.isTTY ?? false,
+      ...(overrides.shutdown === undefined ? {} : { shutdown: overrides.shutdown }),
     },
     stdout: () => out,
     stderr: () => err,

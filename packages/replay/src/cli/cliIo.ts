@@ -12,4 +12,9 @@ export interface CliIo {
   readonly cwd: string;
   /** Colours and the replay progress bar are only shown on a terminal. */
   readonly isTTY: boolean;
+  /**
+   * Aborts when the command should shut down (`agentlog worker`, SPEC WRK-5). Absent, the command
+   * listens for SIGTERM and SIGINT itself.
+   */
+  readonly shutdown?: AbortSignal;
 }

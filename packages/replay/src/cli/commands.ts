@@ -8,6 +8,8 @@ import { decideCommand } from './decideCommand.js';
 import { forkCommand } from './forkCommand.js';
 import { reportCommand } from './reportCommand.js';
 import { stopCommand } from './stopCommand.js';
+import { workerCommand } from './workerCommand.js';
+import { workersCommand } from './workersCommand.js';
 import { serveCommand } from './serve/serveCommand.js';
 
 /**
@@ -24,6 +26,8 @@ export const commands: readonly CliCommand[] = [
   decideCommand('approve'),
   decideCommand('refuse'),
   stopCommand,
+  workerCommand,
+  workersCommand,
   forkCommand,
   reportCommand,
   serveCommand,

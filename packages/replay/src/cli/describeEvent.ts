@@ -37,9 +37,23 @@ export function describeEvent(
     case 'SystemPromptAdded':
       return paint.dim(`system: ${quoted(event.data.text)}`);
     case 'RunStarted': {
-      const { mode, input } = event.data;
-      return paint.bold(
-        `▶ ${visibleLine(mode)}${input === undefined ? '()' : ` ${quoted(input)}`}`,
+      const { mode, input, worker } = event.data;
+      const by =
+        worker === undefined
+          ? ''
+          : paint.dim(
+              ` — run started by worker ${visibleLine(worker.id)} on host ${visibleLine(worker.host)}`,
+            );
+      return `${paint.bold(`▶ ${visibleLine(mode)}${input === undefined ? '()' : ` ${quoted(input)}`}`)}${by}`;
+    }
+    case 'RunRequested': {
+      const { agent, input, by } = event.data;
+      return `⇢ run requested for agent ${visibleLine(agent)}${by === undefined ? '' : ` by ${visibleLine(by)}`}${input === undefined ? '' : `: ${quoted(input)}`}`;
+    }
+    case 'RunReleased': {
+      const { worker, reason } = event.data;
+      return paint.dim(
+        `⇠ released by worker ${visibleLine(worker.id)} on host ${visibleLine(worker.host)}${reason === undefined ? '' : `: ${visibleLine(reason)}`}`,
       );
     }
     case 'UserMessageQueued':

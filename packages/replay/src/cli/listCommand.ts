@@ -8,6 +8,7 @@ import { openStore } from './openStore.js';
 import { storeOption } from './storeOption.js';
 import { dateTime } from './summarizeArgs.js';
 import { visibleLine } from './visibleText.js';
+import { workColumn } from './workColumn.js';
 
 /** `agentlog list`: every stream of the store with its status, age, length and waiting calls. */
 export const listCommand: CliCommand = {
@@ -21,7 +22,8 @@ export const listCommand: CliCommand = {
           '  status      pending (never ran), running, or stopped: <reason kind> (<cause>)\n' +
           '  last event  when its last event was stored (UTC)\n' +
           '  events      how many events it holds\n' +
-          "  waiting     the calls that still need a person's decision: <call id> <tool>, …",
+          "  waiting     the calls that still need a person's decision: <call id> <tool>, …\n" +
+          '  work        with a work index: requested, ready, or running by <worker> until <lease>',
       )
       .addOption(storeOption())
       .addHelpText(
@@ -33,9 +35,14 @@ export const listCommand: CliCommand = {
   },
   async run(parsed, io) {
     const opened = await openStore(parsed.string('store'), io, { readonly: true });
-    const rows: string[][] = [['stream', 'status', 'last event', 'events', 'waiting']];
+    // A store with a work index also says which streams need work and who holds a run (WRK-6).
+    const index = opened.store.work;
+    const rows: string[][] = [
+      ['stream', 'status', 'last event', 'events', 'waiting', ...(index ? ['work'] : [])],
+    ];
     let unreadable;
     try {
+      const work = index === undefined ? undefined : await index.workOf();
       unreadable = await foldEachStream(opened, 'list', io, (streamId, { events, state }) => {
         const waiting = callsAwaitingDecision(state)
           .map(({ toolCall }) => `${toolCall.id} ${toolCall.name}`)
@@ -46,6 +53,7 @@ export const listCommand: CliCommand = {
           state.lastEventAt === undefined ? '-' : dateTime(state.lastEventAt),
           String(events.length),
           waiting === '' ? '-' : waiting,
+          ...(work === undefined ? [] : [workColumn(work.get(streamId))]),
         ]);
       });
     } finally {

@@ -42,7 +42,8 @@ export async function loadAgentModule(given: string, cwd: string): Promise<Agent
   return module as AgentModule;
 }
 
-async function importModule(url: string): Promise<unknown> {
+/** Imports a module by file URL; a TypeScript one Node cannot load goes through `tsx` when installed. */
+export async function importModule(url: string): Promise<unknown> {
   try {
     return (await import(url)) as unknown;
   } catch (error) {

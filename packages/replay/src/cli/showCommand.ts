@@ -187,7 +187,9 @@ function historyLines(events: readonly AgentEvent[], toolCallId: string, paint: 
         break;
       // Events about no single call; a new event type fails `tsc` below until it is placed.
       case 'SystemPromptAdded':
+      case 'RunRequested':
       case 'RunStarted':
+      case 'RunReleased':
       case 'UserMessageQueued':
       case 'UserMessageAdded':
       case 'SummaryAdded':

@@ -51,7 +51,10 @@ export function hiddenLine(hidden: Timeline['hidden']): string | undefined {
   const groups = new Map<string, number[]>();
   for (const { revision, type } of hidden) {
     const why = whyHidden[type] ?? `${type} events`;
-    groups.set(why, [...(groups.get(why) ?? []), revision]);
+    // Pushed, not copied: a long stream hides tens of thousands of revisions (linear, issue 21).
+    const revisions = groups.get(why);
+    if (revisions === undefined) groups.set(why, [revision]);
+    else revisions.push(revision);
   }
   const parts = [...groups].map(
     ([why, revisions]) => `${revisions.map((revision) => `#${revision}`).join(', ')} ${why}`,

@@ -6,6 +6,12 @@ import { describePayloads } from './describePayloads.js';
 import { describeSubscriptions } from './describeSubscriptions.js';
 import { describeValidation } from './describeValidation.js';
 
+export {
+  describeWorkIndexConformance,
+  type WorkIndexConformanceOptions,
+  type WorkIndexConformanceStore,
+} from './workIndexConformance.js';
+
 /** What a conformance run needs from an adapter: a store, and optionally how to close it. */
 export interface ConformanceStore {
   readonly store: EventStore;

@@ -3,13 +3,17 @@ import { Client, escapeIdentifier } from 'pg';
 import { firstValueFrom, take, timeout, toArray } from 'rxjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { NewStreamEvent } from '@agentlog/core';
-import { describeEventStoreConformance } from '../conformance/eventStoreConformance.js';
+import {
+  describeEventStoreConformance,
+  describeWorkIndexConformance,
+} from '../conformance/eventStoreConformance.js';
 import {
   countPostgresSubscriptions,
   createPostgresEventStore,
   type PostgresEventStore,
 } from './createPostgresEventStore.js';
 import { sleep } from '../conformance/conformanceHelpers.js';
+import { postgresSchemaVersion } from './postgresSchema.js';
 import { eventually } from '../test/eventually.js';
 import { labelledEvent as event } from '../test/labelledEvent.js';
 
@@ -70,6 +74,18 @@ describeEventStoreConformance(
     const store = createPostgresEventStore({
       connectionString: connectionString(),
       schema: newSchema('conformance'),
+    });
+    return Promise.resolve({ store, close: () => store.close() });
+  },
+  skipReason === undefined ? {} : { skip: skipReason },
+);
+
+describeWorkIndexConformance(
+  'PostgreSQL work index',
+  () => {
+    const store = createPostgresEventStore({
+      connectionString: connectionString(),
+      schema: newSchema('work'),
     });
     return Promise.resolve({ store, close: () => store.close() });
   },
@@ -204,7 +220,7 @@ specifics(specificsTitle, () => {
         `SELECT key, value FROM ${escapeIdentifier(schema)}.meta`,
       ),
     );
-    expect(meta.rows).toEqual([{ key: 'schemaVersion', value: '1' }]);
+    expect(meta.rows).toEqual([{ key: 'schemaVersion', value: String(postgresSchemaVersion) }]);
     expect((await stores[0]?.listStreams())?.sort()).toEqual(
       stores.map((_, index) => `stream-${index}`).sort(),
     );
@@ -215,7 +231,7 @@ specifics(specificsTitle, () => {
     await openStore(schema).listStreams();
     await withClient((client) =>
       client.query(
-        `UPDATE ${escapeIdentifier(schema)}.meta SET value = '2' WHERE key = 'schemaVersion'`,
+        `UPDATE ${escapeIdentifier(schema)}.meta SET value = '99' WHERE key = 'schemaVersion'`,
       ),
     );
     const later = openStore(schema);

@@ -1,10 +1,20 @@
 import { pg } from './pgDriver.js';
-import type { EventStore } from '@agentlog/core';
+import { AgentlogError, type EventStore, type WorkIndex } from '@agentlog/core';
+import { createPostgresWorkIndex } from './createPostgresWorkIndex.js';
+import { createPostgresWorkListener } from './createPostgresWorkListener.js';
 import { postgresAppend } from './postgresAppend.js';
 import { createPostgresListener, type PostgresListener } from './postgresListener.js';
 import { postgresList, postgresRead } from './postgresRead.js';
 import { ensurePostgresSchema, postgresNames } from './postgresSchema.js';
-import { postgresLabel, type PostgresStoreContext } from './postgresStoreContext.js';
+import {
+  postgresLabel,
+  type PostgresDurability,
+  type PostgresStoreContext,
+} from './postgresStoreContext.js';
+
+export type { PostgresDurability } from './postgresStoreContext.js';
+
+const durabilities: readonly PostgresDurability[] = ['full', 'sideEffects'];
 import { guardStore } from '../storeErrors.js';
 import { postgresSubscribe } from './postgresSubscribe.js';
 
@@ -17,10 +27,22 @@ export interface PostgresEventStoreOptions {
    * digits and `_`, at most 48 characters. Stores on different schemas do not see each other.
    */
   readonly schema?: string;
+  /**
+   * What an append survives once it returns, as in the SQLite store (default `'sideEffects'`):
+   * - `'full'`: every append waits for its WAL flush (the server's `synchronous_commit`, `on` by
+   *   default) and survives a crash of the server or its machine.
+   * - `'sideEffects'`: only the appends marked `durable` (they precede a tool that is not
+   *   idempotent, or record a person's decision) wait for the flush; the others commit with
+   *   `synchronous_commit = off`, so a crash of the server may lose the last of them (never one
+   *   before a durable append). A crash of the client loses nothing that was committed.
+   */
+  readonly durability?: PostgresDurability;
 }
 
 /** A PostgreSQL event store; `close()` ends its connections. */
 export interface PostgresEventStore extends EventStore {
+  /** The work index (SPEC WRK-6), on the server's clock (SPEC WRK-4). */
+  readonly work: WorkIndex;
   /**
    * Stops the live subscriptions (with an `AgentlogError('closed')`) and ends the pool; calling it
    * again does nothing more.
@@ -45,6 +67,9 @@ export interface PostgresEventStore extends EventStore {
  * - Subscriptions read what is stored, then follow appends through LISTEN/NOTIFY on one dedicated
  *   connection per store (opened while at least one subscription is live), re-reading from the last
  *   delivered revision on each notification: no gap, no duplicate.
+ * - It keeps the work index (`work`, SPEC WRK-6) in the append's transaction; leases are judged on
+ *   the server's clock (SPEC WRK-4); `waitForWork` LISTENs for appends that make a stream need
+ *   work, on one more dedicated connection, opened by the first wait.
  * - Needs a UTF8 database. Besides the shared stream id and event rules, it refuses what
  *   PostgreSQL `text` cannot hold exactly: U+0000 and unpaired surrogates in stream ids, event
  *   types and event ids (data and metadata may contain anything JSON can).
@@ -56,6 +81,13 @@ export interface PostgresEventStore extends EventStore {
  */
 export function createPostgresEventStore(options: PostgresEventStoreOptions): PostgresEventStore {
   const names = postgresNames(options.schema);
+  const durability = options.durability ?? 'sideEffects';
+  if (!durabilities.includes(durability)) {
+    throw new AgentlogError(
+      'invalidConfiguration',
+      `PostgreSQL durability must be one of ${durabilities.join(', ')}, not ${String(durability)}`,
+    );
+  }
   const pool = new pg.Pool({ connectionString: options.connectionString });
   // An idle client whose connection broke (a server restart) is dropped by the pool, which then
   // emits 'error': without a listener that would crash the process. The next query opens a new
@@ -77,18 +109,28 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Po
     }));
 
   let closing: Promise<void> | undefined;
-  const context: PostgresStoreContext = { pool, names, listener, ready, label };
+  const context: PostgresStoreContext = { pool, names, listener, ready, label, durability };
+  const workListener = createPostgresWorkListener(options.connectionString, names.workChannel);
   const store: PostgresEventStore = {
     label,
     appendToStream: (streamId, events, appendOptions) =>
-      postgresAppend(context, streamId, events, appendOptions?.expectedRevision),
+      postgresAppend(
+        context,
+        streamId,
+        events,
+        appendOptions?.expectedRevision,
+        appendOptions?.work,
+        appendOptions?.durable === true,
+      ),
     readStream: (streamId, readOptions) => postgresRead(context, streamId, readOptions ?? {}),
     subscribeToStream: (streamId, subscribeOptions) =>
       postgresSubscribe(context, streamId, subscribeOptions?.fromRevision),
     listStreams: () => postgresList(context),
+    work: createPostgresWorkIndex(context, workListener),
     close: () =>
       (closing ??= guardStore(label, 'closing the store failed', async () => {
         await listener.close();
+        await workListener.close();
         await pool.end();
       })),
   };

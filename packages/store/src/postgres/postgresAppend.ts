@@ -6,11 +6,12 @@ import {
   assertValidStreamId,
   decideAppend,
 } from '@agentlog/core/store-kit';
-import type { AppendResult, ExpectedRevision, NewStreamEvent } from '@agentlog/core';
+import type { AppendResult, ExpectedRevision, NewStreamEvent, WorkEntry } from '@agentlog/core';
+import { assertValidWorkEntry, needsWorkNow } from '../work/assertValidWorkEntry.js';
 import { asStoreError, guardStore, storeUnavailable, streamWhere } from '../storeErrors.js';
 import { inTransaction, UncertainCommit, withPooledClient } from './postgresClient.js';
 import type { PostgresNames } from './postgresSchema.js';
-import type { PostgresStoreContext } from './postgresStoreContext.js';
+import type { PostgresDurability, PostgresStoreContext } from './postgresStoreContext.js';
 
 /**
  * How often an append whose transaction collided with a concurrent one is re-evaluated. Every
@@ -30,25 +31,29 @@ interface SerializedEvent {
 }
 
 /**
- * Appends `events` to a stream of a PostgreSQL store (its `appendToStream`), in one transaction.
- * A collision with a concurrent append is retried against the new state of the stream.
+ * Appends `events` to a stream of a PostgreSQL store (its `appendToStream`), in one transaction,
+ * with the stream's work-index entry when `work` is given (SPEC WRK-6). A collision with a
+ * concurrent append is retried against the new state of the stream.
  */
 export async function postgresAppend(
   context: PostgresStoreContext,
   streamId: string,
   events: readonly NewStreamEvent[],
   expectedRevision: ExpectedRevision | undefined,
+  work?: WorkEntry,
+  durable = false,
 ): Promise<AppendResult> {
   assertValidStreamId(streamId);
   assertPostgresText(streamId);
   assertValidExpectedRevision(expectedRevision);
   assertValidNewEvents(events);
+  if (work !== undefined) assertValidWorkEntry(streamId, work);
   const serialized = events.map((event, index) => serialize(event, index));
   const where = streamWhere(context.label, streamId);
   await guardStore(where, 'the append failed', context.ready);
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await appendOnce(context, streamId, serialized, expectedRevision);
+      return await appendOnce(context, streamId, serialized, expectedRevision, work, durable);
     } catch (error) {
       if (error instanceof UncertainCommit) {
         throw storeUnavailable(
@@ -92,9 +97,11 @@ function appendOnce(
   streamId: string,
   events: readonly SerializedEvent[],
   expectedRevision: ExpectedRevision,
+  work: WorkEntry | undefined,
+  durable: boolean,
 ): Promise<AppendResult> {
   const { pool, names } = context;
-  return transaction(pool, async (client) => {
+  return transaction(pool, beginStatement(context.durability, durable), async (client) => {
     const last = await lastRevision(client, names, streamId);
     const ids = [...new Set(events.map((event) => event.eventId))];
     const known = new Map<string, number>();
@@ -134,19 +141,76 @@ function appendOnce(
         fresh.map((event) => event.metadata),
       ],
     );
-    // Delivered to listeners when the transaction commits, never for a rolled-back append.
-    await client.query('SELECT pg_notify($1, $2)', [names.channel, streamId]);
+    if (work !== undefined) await writeWorkEntry(client, names, streamId, work);
+    // Delivered to listeners when the transaction commits, never for a rolled-back append. An
+    // entry that makes the stream need work wakes the workers too (a lapsed lease cannot notify:
+    // workers poll for those).
+    await client.query('SELECT pg_notify($1, $2), CASE WHEN $4 THEN pg_notify($3, $2) END', [
+      names.channel,
+      streamId,
+      names.workChannel,
+      work !== undefined && needsWorkNow(work.status),
+    ]);
     return { nextExpectedRevision: decision.nextExpectedRevision };
   });
+}
+
+/**
+ * The statement that opens an append's transaction. With `'sideEffects'`, an append that is not
+ * `durable` commits with `synchronous_commit = off` (in the same round trip as `BEGIN`): it does
+ * not wait for its WAL flush. A later durable commit flushes the WAL up to itself, so after a
+ * crash of the server the stream still holds every append up to the last durable one, the same
+ * guarantee as SQLite's `'sideEffects'`. Otherwise the server's `synchronous_commit` applies.
+ */
+export function beginStatement(durability: PostgresDurability, durable: boolean): string {
+  return durability === 'sideEffects' && !durable
+    ? 'BEGIN; SET LOCAL synchronous_commit TO OFF'
+    : 'BEGIN';
+}
+
+/**
+ * Upserts the stream's work-index entry, in the append's transaction, by the server's clock (the
+ * transaction's `now()`): `since` changes only when the status does; a running stream's owner and
+ * lease end are set from `work`, and cleared in any other status (SPEC WRK-4, WRK-6).
+ */
+async function writeWorkEntry(
+  client: PoolClient,
+  names: PostgresNames,
+  streamId: string,
+  work: WorkEntry,
+): Promise<void> {
+  const running = work.status === 'running';
+  await client.query(
+    `INSERT INTO ${names.work} AS w (stream_id, status, agent, owner, lease_until, since, updated)
+     VALUES ($1, $2, $3, $4, now() + $5::bigint * interval '1 millisecond', now(), now())
+     ON CONFLICT (stream_id) DO UPDATE SET
+       since = CASE WHEN w.status = excluded.status THEN w.since ELSE excluded.since END,
+       status = excluded.status,
+       agent = coalesce(excluded.agent, w.agent),
+       owner = excluded.owner,
+       lease_until = excluded.lease_until,
+       updated = excluded.updated`,
+    [
+      streamId,
+      work.status,
+      work.agent ?? null,
+      running ? (work.owner ?? null) : null,
+      running && work.leaseMs !== undefined ? work.leaseMs : null,
+    ],
+  );
 }
 
 /**
  * Runs `work` in a transaction: committed when it returns, rolled back when it throws; throws
  * `UncertainCommit` when the connection failed during the commit.
  */
-function transaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+function transaction<T>(
+  pool: Pool,
+  begin: string,
+  work: (client: PoolClient) => Promise<T>,
+): Promise<T> {
   return withPooledClient(pool, (client, session) =>
-    inTransaction(client, session, () => work(client)),
+    inTransaction(client, session, () => work(client), begin),
   );
 }
 

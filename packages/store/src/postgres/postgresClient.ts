@@ -45,14 +45,17 @@ export class UncertainCommit extends Error {
 
 /**
  * Runs `work` in a transaction on `client`: committed when it returns, rolled back when it throws.
- * A commit that fails without the server saying it failed throws `UncertainCommit`.
+ * A commit that fails without the server saying it failed throws `UncertainCommit`. `begin` is
+ * the statement that opens it (`BEGIN` by default; it may set transaction-local settings in the
+ * same round trip).
  */
 export async function inTransaction<T>(
   client: PoolClient,
   session: ClientSession,
   work: () => Promise<T>,
+  begin = 'BEGIN',
 ): Promise<T> {
-  await client.query('BEGIN');
+  await client.query(begin);
   let result: T;
   try {
     result = await work();

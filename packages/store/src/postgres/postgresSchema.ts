@@ -3,8 +3,11 @@ import { pg } from './pgDriver.js';
 import { AgentlogError } from '@agentlog/core';
 import { inTransaction, UncertainCommit, withPooledClient } from './postgresClient.js';
 
-/** The version of the tables this code writes and reads; stored in the schema's `meta` table. */
-export const postgresSchemaVersion = 1;
+/**
+ * The version of the tables this code writes and reads; stored in the schema's `meta` table.
+ * Version 2 added the work index (`work`, `workers`); a version 1 schema gains them on first use.
+ */
+export const postgresSchemaVersion = 2;
 
 /** The schema the store uses when none is given. */
 export const defaultPostgresSchema = 'agentlog';
@@ -26,6 +29,15 @@ export interface PostgresNames {
   readonly meta: string;
   /** The LISTEN/NOTIFY channel appends notify on (the stream id is the payload). */
   readonly channel: string;
+  /** `"schema".work`, quoted: the work index, one row per stream (SPEC WRK-6). */
+  readonly work: string;
+  /** `"schema".workers`, quoted: the workers' heartbeats. */
+  readonly workers: string;
+  /**
+   * The channel an append that makes a stream need work (status requested or ready) notifies on,
+   * the stream id as payload; `waitForWork` listens on it.
+   */
+  readonly workChannel: string;
 }
 
 /**
@@ -46,6 +58,9 @@ export function postgresNames(schema: string = defaultPostgresSchema): PostgresN
     events: `${quoted}.events`,
     meta: `${quoted}.meta`,
     channel: `${schema}_appended`,
+    work: `${quoted}.work`,
+    workers: `${quoted}.workers`,
+    workChannel: `${schema}_work`,
   };
 }
 
@@ -96,7 +111,7 @@ async function createSchema(client: PoolClient, names: PostgresNames): Promise<v
         `the PostgreSQL schema "${names.schema}" has agentlog schema version ${stored}, but this @agentlog/store understands version ${postgresSchemaVersion} at most: upgrade @agentlog/store`,
       );
     }
-    // Version 1 is the only one so far: nothing to migrate.
+    // From version 1, the statements below add the work index; the events stay as they are.
   }
   // `position` orders streams by creation (listStreams); the JSON columns keep the text exactly as
   // written (unlike jsonb, which reorders keys), so events read back byte for byte.
@@ -115,8 +130,44 @@ async function createSchema(client: PoolClient, names: PostgresNames): Promise<v
   await client.query(
     `CREATE INDEX IF NOT EXISTS events_stream_starts ON ${names.events} (position) WHERE revision = 0`,
   );
+  await createWorkTables(client, names);
   await client.query(
-    `INSERT INTO ${names.meta} (key, value) VALUES ('schemaVersion', $1) ON CONFLICT (key) DO NOTHING`,
+    `INSERT INTO ${names.meta} (key, value) VALUES ('schemaVersion', $1)
+     ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
     [String(postgresSchemaVersion)],
   );
+}
+
+/**
+ * The work index (SPEC WRK-6): one row per stream that an append with a `work` entry wrote, times
+ * by the server's clock. The partial indexes hold only the rows that need work or hold a lease, so
+ * finding work never reads a finished stream's row. And the workers' heartbeats.
+ */
+async function createWorkTables(client: PoolClient, names: PostgresNames): Promise<void> {
+  await client.query(`
+    CREATE TABLE IF NOT EXISTS ${names.work} (
+      stream_id text PRIMARY KEY,
+      status text NOT NULL CHECK (status IN ('requested', 'ready', 'running', 'idle')),
+      agent text,
+      owner text,
+      lease_until timestamptz,
+      since timestamptz NOT NULL,
+      updated timestamptz NOT NULL
+    )`);
+  await client.query(
+    `CREATE INDEX IF NOT EXISTS work_waiting ON ${names.work} (since)
+     WHERE status IN ('requested', 'ready')`,
+  );
+  await client.query(
+    `CREATE INDEX IF NOT EXISTS work_leases ON ${names.work} (lease_until) WHERE status = 'running'`,
+  );
+  await client.query(`
+    CREATE TABLE IF NOT EXISTS ${names.workers} (
+      id text PRIMARY KEY,
+      host text NOT NULL,
+      pid integer NOT NULL,
+      started_at timestamptz NOT NULL,
+      heartbeat_at timestamptz NOT NULL,
+      runs json NOT NULL
+    )`);
 }

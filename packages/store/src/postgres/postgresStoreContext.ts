@@ -14,7 +14,12 @@ export interface PostgresStoreContext {
   readonly ready: () => Promise<void>;
   /** The store in messages, e.g. `PostgreSQL schema agentlog on 127.0.0.1:5432/postgres`. */
   readonly label: string;
+  /** Which appends wait for their WAL flush; see `PostgresEventStoreOptions.durability`. */
+  readonly durability: PostgresDurability;
 }
+
+/** What a committed PostgreSQL append survives; see `PostgresEventStoreOptions.durability`. */
+export type PostgresDurability = 'full' | 'sideEffects';
 
 /**
  * The store as messages name it: its schema and, when the connection string shows them, the host,

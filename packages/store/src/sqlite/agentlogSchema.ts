@@ -1,8 +1,39 @@
 /** The `PRAGMA application_id` that marks an agentlog database: "AGLG" in ASCII. */
 export const agentlogApplicationId = 0x41474c47;
 
-/** The schema version this code writes; a database with a higher one is refused. */
-export const sqliteSchemaVersion = 1;
+/**
+ * The schema version this code writes; a database with a higher one is refused. Version 2 added
+ * the work index (`agentlogWorkSchema`); a version 1 database is migrated in place when a store
+ * opens it for writing.
+ */
+export const sqliteSchemaVersion = 2;
+
+// One row per stream that an append with a `work` entry wrote (SPEC WRK-6). Times are
+// milliseconds since the epoch by the store's clock. The partial indexes hold only the rows that
+// need work or hold a lease, so finding work never reads a finished stream's row.
+/** The work index and the workers' heartbeats (schema version 2), as one script that creates them. */
+export const agentlogWorkSchema = `
+  CREATE TABLE agentlog_work (
+    stream_id TEXT PRIMARY KEY,
+    status TEXT NOT NULL CHECK (status IN ('requested', 'ready', 'running', 'idle')),
+    agent TEXT,
+    owner TEXT,
+    lease_until INTEGER,
+    since INTEGER NOT NULL,
+    updated INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX agentlog_work_waiting ON agentlog_work (since)
+    WHERE status IN ('requested', 'ready');
+  CREATE INDEX agentlog_work_leases ON agentlog_work (lease_until) WHERE status = 'running';
+  CREATE TABLE agentlog_workers (
+    id TEXT PRIMARY KEY,
+    host TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    started_at INTEGER NOT NULL,
+    heartbeat_at INTEGER NOT NULL,
+    runs TEXT NOT NULL
+  ) STRICT;
+`;
 
 // `position` is the rowid: the global order of appends, which gives streams their creation order.
 // `event` is the whole event as JSON, revision included, so a read parses one text per event.
@@ -23,4 +54,5 @@ export const agentlogSchema = `
     CONSTRAINT agentlog_events_event_id UNIQUE (stream_id, event_id)
   ) STRICT;
   CREATE INDEX agentlog_stream_starts ON agentlog_events (position) WHERE revision = 0;
+  ${agentlogWorkSchema}
 `;

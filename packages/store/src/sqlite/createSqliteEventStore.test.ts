@@ -5,7 +5,10 @@ import Database from 'better-sqlite3';
 import { firstValueFrom, take, timeout, toArray } from 'rxjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { NewStreamEvent } from '@agentlog/core';
-import { describeEventStoreConformance } from '../conformance/eventStoreConformance.js';
+import {
+  describeEventStoreConformance,
+  describeWorkIndexConformance,
+} from '../conformance/eventStoreConformance.js';
 import {
   createSqliteEventStore,
   synchronousLevel,
@@ -31,6 +34,19 @@ afterAll(() => {
 describeEventStoreConformance('SQLite event store', () => {
   const store = createSqliteEventStore({ path: freshPath() });
   return Promise.resolve({ store, close: () => Promise.resolve(store.close()) });
+});
+
+describeWorkIndexConformance('SQLite work index', () => {
+  // The store's clock, set by the tests: leases are judged on it, never on Date.now (SPEC WRK-4).
+  let now = Date.parse('2030-01-01T00:00:00.000Z');
+  const store = createSqliteEventStore({ path: freshPath(), clock: () => new Date(now) });
+  return Promise.resolve({
+    store,
+    close: () => Promise.resolve(store.close()),
+    advanceClock: (ms: number) => {
+      now += ms;
+    },
+  });
 });
 
 const event = (id: string, n = 0): NewStreamEvent => ({

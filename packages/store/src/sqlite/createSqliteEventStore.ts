@@ -11,6 +11,8 @@ import {
   type NewStreamEvent,
   type ReadStreamOptions,
   type StreamEvent,
+  type WorkEntry,
+  type WorkIndex,
 } from '@agentlog/core';
 import {
   assertRevisionOption,
@@ -34,6 +36,9 @@ import {
   type StoredRow,
 } from './prepareSqliteStatements.js';
 import { toSqliteEvent } from './toSqliteEvent.js';
+import { createSqliteWorkIndex } from './createSqliteWorkIndex.js';
+import { prepareSqliteWorkStatements } from './prepareSqliteWorkStatements.js';
+import { assertValidWorkEntry, needsWorkNow } from '../work/assertValidWorkEntry.js';
 import { busyTimeoutMs, openAgentlogDatabase } from './openAgentlogDatabase.js';
 import { openReadonlyDatabase } from './openReadonlyDatabase.js';
 
@@ -65,6 +70,11 @@ export interface SqliteEventStoreOptions {
    * the longest the event loop is blocked by one operation.
    */
   readonly busyTimeoutMs?: number;
+  /**
+   * The store's clock, which judges the leases of the work index (SPEC WRK-4): the local clock by
+   * default, since every process sharing a SQLite file runs on one machine. For tests.
+   */
+  readonly clock?: () => Date;
 }
 
 /** What a committed SQLite append survives; see `SqliteEventStoreOptions.durability`. */
@@ -90,7 +100,7 @@ export function synchronousLevel(
  * An event store on one SQLite file; `close()` fails its live subscriptions with
  * `AgentlogError('closed')` and releases the file.
  */
-export type SqliteEventStore = EventStore & { close(): void };
+export type SqliteEventStore = EventStore & { readonly work: WorkIndex; close(): void };
 
 /** Where `createSqliteEventStore` keeps its events unless told otherwise. */
 export const defaultSqlitePath = join('.agentlog', 'agentlog.db');
@@ -165,8 +175,17 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
   const actualRevision = (streamId: string): number | 'noStream' =>
     statements().last.get(streamId) ?? 'noStream';
 
+  // Read-write, the schema holds the work index (openAgentlogDatabase migrated it).
+  const workSql = readonly ? undefined : prepareSqliteWorkStatements(db);
+  const clock = options.clock ?? (() => new Date());
+
   const write = db.transaction(
-    (streamId: string, events: readonly NewStreamEvent[], expected: ExpectedRevision) => {
+    (
+      streamId: string,
+      events: readonly NewStreamEvent[],
+      expected: ExpectedRevision,
+      work: WorkEntry | undefined,
+    ) => {
       const sql = statements();
       const actual = actualRevision(streamId);
       const last = actual === 'noStream' ? -1 : actual;
@@ -183,6 +202,20 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
         const event = JSON.stringify({ type, data, metadata: { ...metadata, revision } });
         sql.insert.run(streamId, revision, metadata.eventId, type, event);
       });
+      // The stream's work-index entry, in the same transaction as the events it describes (SPEC
+      // WRK-6); an append that stores no event (a retry, an empty append) leaves it as it is.
+      if (work !== undefined && workSql !== undefined) {
+        const running = work.status === 'running';
+        const now = clock().getTime();
+        workSql.upsert.run({
+          streamId,
+          status: work.status,
+          agent: work.agent ?? null,
+          owner: running ? (work.owner ?? null) : null,
+          leaseUntil: running && work.leaseMs !== undefined ? now + work.leaseMs : null,
+          now,
+        });
+      }
       return { last, revision: decision.nextExpectedRevision };
     },
   );
@@ -193,12 +226,13 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
     events: readonly NewStreamEvent[],
     expected: ExpectedRevision,
     durable: boolean,
+    work: WorkEntry | undefined,
   ): { last: number; revision: number } => {
     // In WAL mode a FULL commit syncs the log, and with it every commit before it.
     const sync = synchronousLevel(durability, durable) !== relaxed;
     try {
       if (sync) db.pragma('synchronous = FULL');
-      return write.immediate(streamId, events, expected);
+      return write.immediate(streamId, events, expected, work);
     } catch (error) {
       // Another process won the race between our check and our insert: the transaction rolled back.
       if (isUniqueViolation(error)) {
@@ -221,6 +255,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
     events: readonly NewStreamEvent[],
     expected: ExpectedRevision,
     durable: boolean,
+    work: WorkEntry | undefined,
   ): AppendResult => {
     if (readonly) {
       throw new AgentError(
@@ -231,10 +266,14 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
     assertValidStreamId(streamId);
     assertValidExpectedRevision(expected);
     assertValidNewEvents(events);
+    if (work !== undefined) assertValidWorkEntry(streamId, work);
     const written = guardStoreSync(where(streamId), 'the append failed', () =>
-      writeOnce(streamId, events, expected, durable),
+      writeOnce(streamId, events, expected, durable, work),
     );
-    if (written.revision > written.last) subscriptions.notify(streamId);
+    if (written.revision > written.last) {
+      subscriptions.notify(streamId);
+      if (work !== undefined && needsWorkNow(work.status)) workIndex.wake();
+    }
     return { nextExpectedRevision: written.revision };
   };
 
@@ -295,19 +334,23 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
     return readPage(streamId, options.fromRevision ?? 0, options.maxCount ?? -1);
   };
 
-  const subscriptions = createSqliteSubscriptions(
-    {
-      readPage,
-      dataVersion: () => {
-        assertOpen();
-        return guardStoreSync(label, 'watching for appends failed', () => {
-          const version = statements().dataVersion.get() ?? 0;
-          return moves * 2 ** 32 + version;
-        });
-      },
-    },
+  const dataVersion = (): number => {
+    assertOpen();
+    return guardStoreSync(label, 'watching for appends failed', () => {
+      const version = statements().dataVersion.get() ?? 0;
+      return moves * 2 ** 32 + version;
+    });
+  };
+  const subscriptions = createSqliteSubscriptions({ readPage, dataVersion }, pollMs);
+  const workIndex = createSqliteWorkIndex({
+    label,
+    db: () => connection.current(),
+    clock,
+    readonly,
+    assertOpen,
+    dataVersion,
     pollMs,
-  );
+  });
   const run = <T>(work: () => T): Promise<T> =>
     new Promise((resolve) => {
       assertOpen();
@@ -317,7 +360,15 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
   return {
     label,
     appendToStream: (streamId, events, options) =>
-      run(() => append(streamId, events, options?.expectedRevision, options?.durable === true)),
+      run(() =>
+        append(
+          streamId,
+          events,
+          options?.expectedRevision,
+          options?.durable === true,
+          options?.work,
+        ),
+      ),
     readStream: (streamId, options) => run(() => read(streamId, options ?? {})),
     subscribeToStream: (streamId, subscribeOptions) =>
       subscriptions.subscribe(streamId, subscribeOptions?.fromRevision),
@@ -325,10 +376,12 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
       run(() =>
         guardStoreSync(label, 'listing the streams failed', () => statements().streams.all()),
       ),
+    work: workIndex.index,
     close: () => {
       if (closed) return;
       closed = true;
       subscriptions.close(closedError());
+      workIndex.close();
       guardStoreSync(label, 'closing the database failed', () => connection.close());
     },
   };

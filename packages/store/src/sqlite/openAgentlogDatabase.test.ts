@@ -67,7 +67,15 @@ describe('opening one new SQLite file from several processes at once', () => {
             .prepare("SELECT name FROM sqlite_schema WHERE name LIKE 'agentlog%' ORDER BY name")
             .pluck()
             .all(),
-        ).toEqual(['agentlog_events', 'agentlog_meta', 'agentlog_stream_starts']);
+        ).toEqual([
+          'agentlog_events',
+          'agentlog_meta',
+          'agentlog_stream_starts',
+          'agentlog_work',
+          'agentlog_work_leases',
+          'agentlog_work_waiting',
+          'agentlog_workers',
+        ]);
         expect(
           raw.prepare('SELECT stream_id FROM agentlog_events ORDER BY stream_id').pluck().all(),
         ).toEqual(names);

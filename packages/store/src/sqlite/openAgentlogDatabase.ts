@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { agentlogApplicationId, agentlogSchema, sqliteSchemaVersion } from './agentlogSchema.js';
+import { migrateAgentlogSchema } from './migrateAgentlogSchema.js';
 import { inspectAgentlogDatabase, refuseNonSqliteFile } from './inspectAgentlogDatabase.js';
 
 /** How long a connection waits for another process's locks before it gives up, by default. */
@@ -14,7 +15,8 @@ export const busyTimeoutMs = 5_000;
  * (`'newerSchema'`). A database that holds the schema opens without the write lock; a new one is
  * laid out in one immediate transaction that checks it again, so of several processes opening one
  * new file at once one lays it out and all open it. Waiting for other processes' locks takes at
- * most `timeoutMs` in all. What the file system or SQLite throws otherwise is thrown as it is.
+ * most `timeoutMs` in all. A database of an older agentlog schema is migrated in place
+ * (`migrateAgentlogSchema`). What the file system or SQLite throws otherwise is thrown as it is.
  */
 export function openAgentlogDatabase(path: string, timeoutMs = busyTimeoutMs): Database.Database {
   const deadline = Date.now() + timeoutMs;
@@ -32,6 +34,7 @@ export function openAgentlogDatabase(path: string, timeoutMs = busyTimeoutMs): D
     const found = inspectAgentlogDatabase(db, path);
     if (!inMemory) switchToWal(db, deadline);
     if (found === 'empty') layOutSchema(db, path, deadline, timeoutMs);
+    else migrate(db, deadline, timeoutMs);
     return db;
   } catch (error) {
     db.close();
@@ -83,6 +86,16 @@ function layOutSchema(
         String(sqliteSchemaVersion),
       );
     }).immediate();
+  } finally {
+    db.pragma(`busy_timeout = ${timeoutMs}`);
+  }
+}
+
+/** Migrates an older agentlog schema in place, waiting for the write lock only until `deadline`. */
+function migrate(db: Database.Database, deadline: number, timeoutMs: number): void {
+  db.pragma(`busy_timeout = ${Math.max(0, deadline - Date.now())}`);
+  try {
+    migrateAgentlogSchema(db);
   } finally {
     db.pragma(`busy_timeout = ${timeoutMs}`);
   }

@@ -16,6 +16,7 @@ import Database from 'better-sqlite3';
 import { firstValueFrom, take, timeout, toArray } from 'rxjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { NewStreamEvent } from '@agentlog/core';
+import { sqliteSchemaVersion } from './agentlogSchema.js';
 import { createSqliteEventStore, type SqliteEventStore } from './createSqliteEventStore.js';
 import { holdWriteLock } from '../test/holdWriteLock.js';
 import { rejection } from '../test/rejection.js';
@@ -134,7 +135,7 @@ describe('a SQLite store opened read-only (REV-2)', () => {
     raw.close();
     expect(thrown(() => createSqliteEventStore({ path, readonly: true }))).toMatchObject({
       code: 'newerSchema',
-      message: `${path} has agentlog schema version 99, newer than 1 which this agentlog knows: upgrade agentlog to open it`,
+      message: `${path} has agentlog schema version 99, newer than ${sqliteSchemaVersion} which this agentlog knows: upgrade agentlog to open it`,
     });
   });
 

@@ -64,6 +64,8 @@ export interface AuditStep {
 /** The stream read for the audit page. */
 export interface AuditModel {
   readonly calls: readonly AuditCall[];
+  /** The calls by id: a timeline line finds its call in O(1). */
+  readonly callsById: ReadonlyMap<string, AuditCall>;
   readonly decisions: readonly AuditDecision[];
   /** The events before the first model answer. */
   readonly prelude: readonly AgentEvent[];
@@ -105,39 +107,52 @@ function stoppedBetween(
 
 /** Reads the calls, decisions and steps of a folded stream. */
 export function auditModel({ events, state }: LoadedStream): AuditModel {
-  const order: string[] = [];
-  const seen = (call: ToolCall) => {
-    if (!order.includes(call.id)) order.push(call.id);
-  };
+  // One pass over the events groups what each call needs: the model reads in O(events + calls),
+  // not O(events × calls) (a page of 100,000 events stays linear).
+  const order = new Set<string>();
+  const seen = (call: ToolCall) => void order.add(call.id);
   const decisions: AuditDecision[] = [];
+  const decisionsOf = new Map<string, AuditDecision[]>();
+  const outcomesOf = new Map<string, AuditOutcome[]>();
+  const push = <T>(map: Map<string, T[]>, id: string, item: T) => {
+    const list = map.get(id);
+    if (list === undefined) map.set(id, [item]);
+    else list.push(item);
+  };
   for (const event of events) {
     if (event.type === 'AssistantMessageAdded') event.data.message.toolCalls.forEach(seen);
     if (event.type === 'ToolCallStarted' || event.type === 'FeedbackRequested')
       seen(event.data.toolCall);
-    if (event.type === 'FeedbackReceived')
-      decisions.push({ event, toolCall: state.toolCalls[event.data.toolCallId]?.toolCall });
+    if (event.type === 'FeedbackReceived') {
+      const decision = { event, toolCall: state.toolCalls[event.data.toolCallId]?.toolCall };
+      decisions.push(decision);
+      push(decisionsOf, event.data.toolCallId, decision);
+    }
+    if (event.type === 'ToolCallCompleted')
+      push(outcomesOf, event.data.toolCallId, {
+        kind: 'output',
+        event,
+        output: event.data.output,
+      } satisfies AuditOutcome);
+    if (event.type === 'ToolCallFailed')
+      push(outcomesOf, event.data.toolCallId, {
+        kind: 'failure',
+        event,
+        error: event.data.error,
+        failureCount: event.data.failureCount,
+      } satisfies AuditOutcome);
   }
-  for (const id of Object.keys(state.toolCalls)) if (!order.includes(id)) order.push(id);
+  for (const id of Object.keys(state.toolCalls)) order.add(id);
 
   const calls: AuditCall[] = [];
+  const callsById = new Map<string, AuditCall>();
+  // The latest refused call of each tool name: a later call of that tool is its revision.
+  const lastRefused = new Map<string, AuditCall>();
   for (const id of order) {
     const record = state.toolCalls[id];
     if (record === undefined) continue;
-    const own = decisions.filter((decision) => decision.event.data.toolCallId === id);
-    const outcomes = events.flatMap((event): AuditOutcome[] => {
-      if (event.type === 'ToolCallCompleted' && event.data.toolCallId === id)
-        return [{ kind: 'output', event, output: event.data.output }];
-      if (event.type === 'ToolCallFailed' && event.data.toolCallId === id)
-        return [
-          {
-            kind: 'failure',
-            event,
-            error: event.data.error,
-            failureCount: event.data.failureCount,
-          },
-        ];
-      return [];
-    });
+    const own = decisionsOf.get(id) ?? [];
+    const outcomes = outcomesOf.get(id) ?? [];
     const last = own.at(-1)?.event.data.feedback.kind;
     const decisionPending = state.feedback[id] !== undefined;
     const status: AuditStatus =
@@ -154,12 +169,8 @@ export function auditModel({ events, state }: LoadedStream): AuditModel {
                   ? 'ambiguous'
                   : 'waiting'
                 : record.status;
-    const revises = [...calls]
-      .reverse()
-      .find(
-        (earlier) => earlier.toolCall.name === record.toolCall.name && earlier.status === 'refused',
-      );
-    calls.push({
+    const revises = lastRefused.get(record.toolCall.name);
+    const call: AuditCall = {
       toolCall: record.toolCall,
       status,
       decisionPending,
@@ -169,7 +180,10 @@ export function auditModel({ events, state }: LoadedStream): AuditModel {
       ...(record.feedbackPayload === undefined ? {} : { requestPayload: record.feedbackPayload }),
       shadowed: record.shadowed === true,
       ...(revises === undefined ? {} : { revises }),
-    });
+    };
+    calls.push(call);
+    callsById.set(id, call);
+    if (status === 'refused') lastRefused.set(record.toolCall.name, call);
   }
 
   const starts = events.flatMap((event, index) => (event.type === 'ModelResponded' ? [index] : []));
@@ -204,6 +218,7 @@ export function auditModel({ events, state }: LoadedStream): AuditModel {
   const stoppedMs = stoppedBetween(events, 0, events.length);
   return {
     calls,
+    callsById,
     decisions,
     prelude: events.slice(0, starts[0] ?? events.length),
     steps,

@@ -12,14 +12,24 @@ function eventLine(
   next: AgentEvent | undefined,
   model: AuditModel,
 ): SafeHtml | undefined {
-  const call = (id: string) => model.calls.find((entry) => entry.toolCall.id === id);
+  const call = (id: string) => model.callsById.get(id);
   const name = (id: string) => call(id)?.toolCall.name ?? '(unknown tool)';
   switch (event.type) {
     case 'SystemPromptAdded':
       return markup`system: ${quoted(event.data.text)}`;
     case 'RunStarted':
       return markup`<b>▶ ${event.data.mode}</b
-        >${event.data.input !== undefined && ` ${quoted(event.data.input)}`}`;
+        >${event.data.input !== undefined && ` ${quoted(event.data.input)}`}${
+          event.data.worker !== undefined &&
+          ` — run started by worker ${event.data.worker.id} on host ${event.data.worker.host}`
+        }`;
+    case 'RunRequested':
+      return markup`⇢ run requested for agent ${event.data.agent}${
+        event.data.by !== undefined && ` by ${event.data.by}`
+      }${event.data.input !== undefined && `: ${quoted(event.data.input)}`}`;
+    case 'RunReleased':
+      return markup`⇠ released by worker ${event.data.worker.id} on host
+      ${event.data.worker.host}${event.data.reason !== undefined && `: ${event.data.reason}`}`;
     case 'UserMessageQueued':
       return next?.type === 'UserMessageAdded' && next.data.text === event.data.text
         ? undefined

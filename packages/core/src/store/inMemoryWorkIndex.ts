@@ -1,0 +1,174 @@
+import type { WorkEntry, WorkIndex, WorkItem, WorkState, WorkerInfo } from '../ports/workIndex.js';
+
+/** What the in-memory index keeps of one stream. */
+interface IndexedStream {
+  readonly status: WorkEntry['status'];
+  readonly agent?: string;
+  readonly owner?: string;
+  /** Store time (ms) the stream entered its status. */
+  readonly since: number;
+  /** While running: store time (ms) its lease ends. */
+  readonly leaseUntil?: number;
+}
+
+/** What the in-memory index keeps of one worker. */
+interface IndexedWorker {
+  readonly info: WorkerInfo;
+  readonly startedAt: number;
+  readonly heartbeatAt: number;
+}
+
+/** The lease of a running entry that names none: the decider's default run lease. */
+const DEFAULT_LEASE_MS = 5 * 60_000;
+
+/**
+ * The in-memory store's work index (SPEC WRK-6): `record` is called by the store's append, in the
+ * same synchronous step that stores the events, so the index never disagrees with the streams.
+ * Leases are judged on the store's clock (SPEC WRK-4).
+ */
+export interface InMemoryWorkIndex {
+  /** The port the store hands out as `store.work`. */
+  readonly index: WorkIndex;
+  /** Writes a stream's entry; called by the append that stored its events. */
+  readonly record: (streamId: string, entry: WorkEntry) => void;
+}
+
+/** Creates the work index of an in-memory store, judging time by `clock` (the store's clock). */
+export function createInMemoryWorkIndex(clock: () => Date): InMemoryWorkIndex {
+  const streams = new Map<string, IndexedStream>();
+  const workers = new Map<string, IndexedWorker>();
+  const waiters = new Set<() => void>();
+  const now = (): number => clock().getTime();
+  const iso = (ms: number): string => new Date(ms).toISOString();
+
+  const reasonOf = (entry: IndexedStream, at: number): WorkItem['reason'] | undefined => {
+    switch (entry.status) {
+      case 'requested':
+        return 'requested';
+      case 'ready':
+        return 'ready';
+      case 'running':
+        return entry.leaseUntil !== undefined && entry.leaseUntil <= at ? 'leaseLapsed' : undefined;
+      case 'idle':
+        return undefined;
+    }
+  };
+
+  const record = (streamId: string, entry: WorkEntry): void => {
+    const at = now();
+    const before = streams.get(streamId);
+    const same = before?.status === entry.status;
+    streams.set(streamId, {
+      status: entry.status,
+      ...(entry.agent === undefined ? {} : { agent: entry.agent }),
+      ...(entry.owner === undefined ? {} : { owner: entry.owner }),
+      since: same && before !== undefined ? before.since : at,
+      ...(entry.status === 'running'
+        ? { leaseUntil: at + (entry.leaseMs ?? DEFAULT_LEASE_MS) }
+        : {}),
+    });
+    if (entry.status === 'requested' || entry.status === 'ready') {
+      for (const wake of [...waiters]) wake();
+    }
+  };
+  const index: WorkIndex = {
+    now: () => Promise.resolve(clock()),
+    findWork({ limit, agents, caps = {} }) {
+      const at = now();
+      const running = new Map<string, number>();
+      const candidates: (WorkItem & { readonly sinceMs: number })[] = [];
+      for (const [streamId, entry] of streams) {
+        if (entry.agent === undefined || !agents.includes(entry.agent)) continue;
+        const reason = reasonOf(entry, at);
+        if (entry.status === 'running' && reason === undefined) {
+          running.set(entry.agent, (running.get(entry.agent) ?? 0) + 1);
+        }
+        if (reason === undefined) continue;
+        const sinceMs = reason === 'leaseLapsed' ? (entry.leaseUntil ?? entry.since) : entry.since;
+        candidates.push({
+          streamId,
+          reason,
+          agent: entry.agent,
+          since: iso(sinceMs),
+          sinceMs,
+          ...(reason === 'leaseLapsed' && entry.owner !== undefined ? { owner: entry.owner } : {}),
+        });
+      }
+      candidates.sort((a, b) => a.sinceMs - b.sinceMs);
+      const found: WorkItem[] = [];
+      for (const { sinceMs: _since, ...item } of candidates) {
+        if (found.length >= limit) break;
+        const agent = item.agent as string;
+        const cap = caps[agent];
+        const taken = running.get(agent) ?? 0;
+        if (cap !== undefined && taken >= cap) continue;
+        running.set(agent, taken + 1);
+        found.push(item);
+      }
+      return Promise.resolve(found);
+    },
+    renewLease(streamId, owner, leaseMs) {
+      const entry = streams.get(streamId);
+      if (entry?.status !== 'running' || entry.owner !== owner) return Promise.resolve(false);
+      streams.set(streamId, { ...entry, leaseUntil: now() + leaseMs });
+      return Promise.resolve(true);
+    },
+    heartbeat(worker) {
+      const at = now();
+      const startedAt = workers.get(worker.id)?.startedAt ?? at;
+      workers.set(worker.id, {
+        info: { ...worker, runs: [...worker.runs] },
+        startedAt,
+        heartbeatAt: at,
+      });
+      return Promise.resolve();
+    },
+    retire(workerId) {
+      workers.delete(workerId);
+      return Promise.resolve();
+    },
+    listWorkers(options = {}) {
+      const at = now();
+      const { withinMs } = options;
+      return Promise.resolve(
+        [...workers.values()]
+          .filter((worker) => withinMs === undefined || at - worker.heartbeatAt <= withinMs)
+          .map(({ info, startedAt, heartbeatAt }) => ({
+            ...info,
+            runs: [...info.runs],
+            startedAt: iso(startedAt),
+            heartbeatAt: iso(heartbeatAt),
+          })),
+      );
+    },
+    workOf(streamIds) {
+      const result = new Map<string, WorkState>();
+      for (const streamId of streamIds ?? [...streams.keys()]) {
+        const entry = streams.get(streamId);
+        if (entry === undefined) continue;
+        result.set(streamId, {
+          status: entry.status,
+          ...(entry.agent === undefined ? {} : { agent: entry.agent }),
+          ...(entry.owner === undefined ? {} : { owner: entry.owner }),
+          ...(entry.leaseUntil === undefined ? {} : { leaseUntil: iso(entry.leaseUntil) }),
+        });
+      }
+      return Promise.resolve(result);
+    },
+    waitForWork(ms, signal) {
+      return new Promise<void>((resolve) => {
+        const done = (): void => {
+          clearTimeout(timer);
+          waiters.delete(done);
+          signal?.removeEventListener('abort', done);
+          resolve();
+        };
+        const timer = setTimeout(done, ms);
+        waiters.add(done);
+        if (signal?.aborted === true) done();
+        else signal?.addEventListener('abort', done, { once: true });
+      });
+    },
+  };
+  return { index, record };
+}

@@ -1,0 +1,87 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createSqliteEventStore } from '@agentlog/store';
+import { fixtureEvents, fixtureSessions } from '../test/fixtureSessions.js';
+import { runCliIn } from '../test/runCliIn.js';
+import { workColumn } from './workColumn.js';
+import { workersTable } from './workersCommand.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'agentlog-cli-worker-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const cli = (args: string[]) => runCliIn(args, { cwd: dir, env: { NO_COLOR: '1' } });
+
+describe('agentlog worker and workers (SPEC WRK)', () => {
+  it('WRK-5 agentlog worker needs --agents and a whole --concurrency', async () => {
+    const missing = await cli(['worker', '--store', 'x.db']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('worker needs --agents <module>');
+    const bad = await cli(['worker', '--store', 'x.db', '--agents', 'a.js', '--concurrency', '0']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--concurrency must be a whole number of 1 or more, not 0');
+  });
+
+  it('WRK-6 agentlog worker and agentlog workers refuse a store without a work index, naming it', async () => {
+    const file = join(fixtureSessions, 'HITL-4-resume-after-approval.jsonl');
+    writeFileSync(join(dir, 'agents.mjs'), 'export const agents = { a: () => undefined };\n');
+    const worker = await cli(['worker', '--store', file, '--agents', 'agents.mjs']);
+    expect(worker.code).toBe(2);
+    expect(worker.stderr).toMatch(
+      /HITL-4-resume-after-approval\.jsonl keeps no work index, so no worker can find work/,
+    );
+    const workers = await cli(['workers', '--store', file]);
+    expect(workers.code).toBe(2);
+    expect(workers.stderr).toMatch(
+      /HITL-4-resume-after-approval\.jsonl keeps no work index, so it has no workers/,
+    );
+  });
+
+  it('agentlog list shows no work column for a store without a work index', async () => {
+    const db = join(dir, 'plain.db');
+    const store = createSqliteEventStore({ path: db });
+    await store.appendToStream('job', await fixtureEvents('HITL-4-resume-after-approval.jsonl'), {
+      expectedRevision: 'noStream',
+    });
+    store.close();
+    const listed = await cli(['list', '--store', db]);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout.split('\n')[0]?.trimEnd()).toMatch(/events +waiting$/);
+  });
+
+  it('WRK-7 agentlog workers prints id, host, pid, the runs held and the last heartbeat', () => {
+    expect(workersTable([])).toEqual(['no live worker']);
+    expect(
+      workersTable([
+        {
+          id: 'w1',
+          host: 'build-3',
+          pid: 41,
+          runs: ['job-1', 'job-2'],
+          heartbeatAt: '2026-01-01T10:00:05.000Z',
+        },
+        { id: 'w2', host: 'build-4', pid: 7, runs: [] },
+      ]).map((line) => line.trimEnd()),
+    ).toEqual([
+      'worker  host     pid  runs          heartbeat',
+      'w1      build-3  41   job-1, job-2  2026-01-01 10:00:05',
+      'w2      build-4  7    -             -',
+    ]);
+  });
+
+  it('WRK-2 agentlog list says which streams need work and which worker holds a live run', () => {
+    expect(workColumn(undefined)).toBe('-');
+    expect(workColumn({ status: 'requested', agent: 'writer' })).toBe('requested [writer]');
+    expect(workColumn({ status: 'ready' })).toBe('ready');
+    expect(
+      workColumn({
+        status: 'running',
+        agent: 'writer',
+        owner: 'w1',
+        leaseUntil: '2026-01-01T10:05:00.000Z',
+      }),
+    ).toBe('running by w1 until 2026-01-01 10:05:00 [writer]');
+    expect(workColumn({ status: 'idle', agent: 'writer' })).toBe('- [writer]');
+  });
+});

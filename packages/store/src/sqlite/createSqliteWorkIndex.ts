@@ -1,0 +1,187 @@
+import type Database from 'better-sqlite3';
+import { AgentError, type WorkIndex, type WorkState, type WorkStatus } from '@agentlog/core';
+import { guardStoreSync } from '../storeErrors.js';
+import { assertLeaseMs } from '../work/assertValidWorkEntry.js';
+import { createWorkWaiters } from '../work/createWorkWaiters.js';
+import { assertFindWorkOptions, isoTime, toWorkItem } from '../work/findWorkQuery.js';
+import { hasWorkIndex } from './migrateAgentlogSchema.js';
+import {
+  prepareSqliteWorkStatements,
+  type SqliteWorkRow,
+  type SqliteWorkStatements,
+} from './prepareSqliteWorkStatements.js';
+
+/** What a SQLite store gives its work index. */
+export interface SqliteWorkIndexContext {
+  /** `SQLite store <path>`, for messages. */
+  readonly label: string;
+  /** The connection to use now (a read-only store may move from a copy to the file). */
+  readonly db: () => Database.Database;
+  /** The store's clock (SPEC WRK-4): the local clock unless a test injects one. */
+  readonly clock: () => Date;
+  readonly readonly: boolean;
+  /** Throws `AgentlogError('closed')` once the store is closed. */
+  readonly assertOpen: () => void;
+  /** A number that changes when another connection committed (`PRAGMA data_version`). */
+  readonly dataVersion: () => number;
+  /** How often a wait looks at `dataVersion`. */
+  readonly pollMs: number;
+}
+
+/** A SQLite store's work index, and what its store does with it. */
+export interface SqliteWorkIndex {
+  /** The index, as the store hands it out (`store.work`). */
+  readonly index: WorkIndex;
+  /** Ends the waits of `waitForWork`: an append made a stream need work. */
+  wake(): void;
+  /** Ends the polling of pending waits and resolves them. */
+  close(): void;
+}
+
+/**
+ * The work index of a SQLite store (SPEC WRK-6), on its `agentlog_work` and `agentlog_workers`
+ * tables; leases are judged on `context.clock` (the local clock: one machine, SPEC WRK-4). On a
+ * read-only store the reads work (and see no work in a database of schema version 1, which has no
+ * index) and the writes are refused with `AgentError('storeFailed')`.
+ */
+export function createSqliteWorkIndex(context: SqliteWorkIndexContext): SqliteWorkIndex {
+  const { label } = context;
+  let prepared: { db: Database.Database; sql: SqliteWorkStatements | undefined } | undefined;
+  const statements = (): SqliteWorkStatements | undefined => {
+    context.assertOpen();
+    const db = context.db();
+    if (prepared?.db !== db) {
+      prepared = { db, sql: hasWorkIndex(db) ? prepareSqliteWorkStatements(db) : undefined };
+    }
+    return prepared.sql;
+  };
+  const reading = <T>(what: string, empty: T, work: (sql: SqliteWorkStatements) => T): Promise<T> =>
+    run(() =>
+      guardStoreSync(label, `${what} failed`, () => {
+        const sql = statements();
+        return sql === undefined ? empty : work(sql);
+      }),
+    );
+  const writing = <T>(what: string, work: (sql: SqliteWorkStatements) => T): Promise<T> =>
+    run(() => {
+      if (context.readonly) {
+        throw new AgentError(
+          'storeFailed',
+          `${label}: ${what} was refused: the store was opened read-only (readonly: true)`,
+        );
+      }
+      return guardStoreSync(label, `${what} failed`, () =>
+        work(statements() as SqliteWorkStatements),
+      );
+    });
+  const now = (): number => context.clock().getTime();
+
+  const waiters = createWorkWaiters();
+  let poll: ReturnType<typeof setInterval> | undefined;
+  const watchOtherProcesses = (): void => {
+    if (poll !== undefined) return;
+    let seen: number | undefined;
+    try {
+      seen = context.dataVersion();
+    } catch {
+      // The first poll takes it.
+    }
+    poll = setInterval(() => {
+      if (waiters.size === 0) {
+        clearInterval(poll);
+        poll = undefined;
+        return;
+      }
+      let version: number;
+      try {
+        version = context.dataVersion();
+      } catch {
+        return; // The wait ends after its ms anyway.
+      }
+      if (seen !== undefined && version !== seen) waiters.wake();
+      seen = version;
+    }, context.pollMs);
+    poll.unref();
+  };
+
+  const index: WorkIndex = {
+    now: () => run(() => context.clock()),
+    findWork: (options) =>
+      run(() => assertFindWorkOptions(options)).then(() =>
+        options.limit === 0 || options.agents.length === 0
+          ? []
+          : reading('finding work', [], (sql) =>
+              sql.find
+                .all({
+                  agents: JSON.stringify(options.agents),
+                  now: now(),
+                  caps: JSON.stringify(options.caps ?? {}),
+                  limit: options.limit,
+                })
+                .map(toWorkItem),
+            ),
+      ),
+    renewLease: (streamId, owner, leaseMs) =>
+      run(() => assertLeaseMs(leaseMs, 'renewLease: leaseMs')).then(() =>
+        writing(`renewing the lease of stream ${streamId}`, (sql) => {
+          const at = now();
+          return sql.renew.run({ leaseUntil: at + leaseMs, now: at, streamId, owner }).changes > 0;
+        }),
+      ),
+    heartbeat: (worker) =>
+      writing(`the heartbeat of worker ${worker.id}`, (sql) => {
+        const { id, host, pid } = worker;
+        sql.heartbeat.run({ id, host, pid, now: now(), runs: JSON.stringify(worker.runs) });
+      }),
+    retire: (workerId) =>
+      writing(`retiring worker ${workerId}`, (sql) => {
+        sql.retire.run(workerId);
+      }),
+    listWorkers: (options) =>
+      reading('listing the workers', [], (sql) =>
+        sql.workers
+          .all(options?.withinMs === undefined ? Number.MIN_SAFE_INTEGER : now() - options.withinMs)
+          .map((row) => ({
+            id: row.id,
+            host: row.host,
+            pid: row.pid,
+            startedAt: isoTime(row.started_at),
+            heartbeatAt: isoTime(row.heartbeat_at),
+            runs: JSON.parse(row.runs) as string[],
+          })),
+      ),
+    workOf: (streamIds) =>
+      reading('reading the work index', new Map<string, WorkState>(), (sql) => {
+        const rows =
+          streamIds === undefined ? sql.allWork.all() : sql.workOf.all(JSON.stringify(streamIds));
+        return new Map(rows.map((row) => [row.stream_id, toWorkState(row)]));
+      }),
+    waitForWork: (ms, signal) =>
+      run(() => {
+        context.assertOpen();
+        watchOtherProcesses();
+      }).then(() => waiters.wait(ms, signal)),
+  };
+  return {
+    index,
+    wake: () => waiters.wake(),
+    close: () => {
+      if (poll !== undefined) clearInterval(poll);
+      poll = undefined;
+      waiters.close();
+    },
+  };
+}
+
+function toWorkState(row: SqliteWorkRow): WorkState {
+  return {
+    status: row.status as WorkStatus,
+    ...(row.agent === null ? {} : { agent: row.agent }),
+    ...(row.owner === null ? {} : { owner: row.owner }),
+    ...(row.lease_until === null ? {} : { leaseUntil: isoTime(row.lease_until) }),
+  };
+}
+
+function run<T>(work: () => T): Promise<T> {
+  return new Promise((resolve) => resolve(work()));
+}

@@ -1,0 +1,39 @@
+import type { WorkEntry, WorkStatus } from '@agentlog/core';
+
+/** The statuses a work-index entry may have (SPEC WRK-2). */
+export const workStatuses: readonly WorkStatus[] = ['requested', 'ready', 'running', 'idle'];
+
+/**
+ * Throws a `RangeError` naming the field unless `work` (the `work` option of an append to
+ * `streamId`) is a valid work-index entry: a known status, string `agent` and `owner` when given,
+ * and a whole number `leaseMs` >= 0 when given. Checked before anything is written.
+ */
+export function assertValidWorkEntry(streamId: string, work: WorkEntry): void {
+  const where = `the work option of the append to stream ${streamId}`;
+  if (!workStatuses.includes(work.status)) {
+    throw new RangeError(
+      `${where}: status must be one of ${workStatuses.join(', ')}, not ${String(work.status)}`,
+    );
+  }
+  for (const key of ['agent', 'owner'] as const) {
+    const value = work[key];
+    if (value !== undefined && (typeof value !== 'string' || value === '')) {
+      throw new RangeError(`${where}: ${key} must be a non-empty string, not ${String(value)}`);
+    }
+  }
+  if (work.leaseMs !== undefined) assertLeaseMs(work.leaseMs, `${where}: leaseMs`);
+}
+
+/** Throws a `RangeError` naming `what` unless `leaseMs` is a whole number of milliseconds >= 0. */
+export function assertLeaseMs(leaseMs: unknown, what: string): asserts leaseMs is number {
+  if (typeof leaseMs !== 'number' || !Number.isSafeInteger(leaseMs) || leaseMs < 0) {
+    throw new RangeError(
+      `${what} must be a whole number of milliseconds >= 0, not ${String(leaseMs)}`,
+    );
+  }
+}
+
+/** True when an entry of this status makes its stream need work at once (and wakes workers). */
+export function needsWorkNow(status: WorkStatus): boolean {
+  return status === 'requested' || status === 'ready';
+}
