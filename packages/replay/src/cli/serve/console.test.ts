@@ -496,7 +496,17 @@ describe('agentlog serve: runs and stop', () => {
       decision: 'approve',
     });
     expect(decided.status).toBe(200);
-    expect((await get('/runs?needs=work')).html).toContain(encoded); // decided, not resumed
+    const needing = (await get('/runs?needs=work')).html; // decided, not resumed
+    expect(needing).toContain(encoded);
+    // The in-memory store keeps a work index: the page shows its entry, the API too.
+    expect(needing).toContain('<th>work</th>');
+    const runs = (await (
+      await fetch(at('/api/runs'), { headers: { authorization: `Bearer ${ANA}` } })
+    ).json()) as { runs: { streamId: string; needsWork: boolean; work: { status: string } }[] };
+    expect(runs.runs).toEqual([
+      expect.objectContaining({ streamId: 'deploy api?x#1%', needsWork: true }),
+    ]);
+    expect(needing).toContain(`<td class="work">${runs.runs[0]?.work.status ?? '?'}</td>`);
     for (const path of [
       '/runs/%E2%80%AEx',
       '/runs/nope',

@@ -155,42 +155,50 @@ export function createConsoleApp(options: ConsoleOptions): Hono<ConsoleEnv> {
   app.get('/', async (c) => c.html(inboxView(frame(c, 'inbox'), await inboxEntries(store), now())));
   app.get('/api/pending', async (c) => c.json({ pending: await inboxEntries(store) }));
 
-  app.get('/runs', async (c) => {
-    const status = c.req.query('status');
-    const needs = c.req.query('needs') === 'work';
+  /** Every stream, folded, with its work-index entry when the store keeps an index. */
+  const allRuns = async (): Promise<RunRow[]> => {
+    const work = await store.work?.workOf();
     const rows: RunRow[] = [];
     for (const streamId of await store.listStreams()) {
       const events = await store.readStream(streamId);
       if (events.length === 0) continue;
-      const { state } = foldStream(events);
-      if (status !== undefined && state.status !== status) continue;
-      if (needs && !needsWork(state)) continue;
-      rows.push({ streamId, state, events: events.length });
+      const entry = work?.get(streamId);
+      rows.push({
+        streamId,
+        state: foldStream(events).state,
+        events: events.length,
+        ...(entry === undefined ? {} : { work: entry }),
+      });
     }
+    return rows;
+  };
+  app.get('/runs', async (c) => {
+    const status = c.req.query('status');
+    const needs = c.req.query('needs') === 'work';
+    const rows = (await allRuns()).filter(
+      ({ state, work }) =>
+        (status === undefined || state.status === status) && (!needs || needsWork(state, work)),
+    );
     const filter = needs
       ? '/runs?needs=work'
       : status === undefined
         ? '/runs'
         : `/runs?status=${status}`;
-    return c.html(runsView(frame(c, 'runs'), rows, filter));
+    return c.html(runsView(frame(c, 'runs'), rows, filter, store.work !== undefined));
   });
-  app.get('/api/runs', async (c) => {
-    const runs = [];
-    for (const streamId of await store.listStreams()) {
-      const events = await store.readStream(streamId);
-      if (events.length === 0) continue;
-      const { state } = foldStream(events);
-      runs.push({
+  app.get('/api/runs', async (c) =>
+    c.json({
+      runs: (await allRuns()).map(({ streamId, state, work }) => ({
         streamId,
         status: state.status,
         stopReason: state.stopReason ?? null,
         revision: state.revision,
         lastEventAt: state.lastEventAt ?? null,
-        needsWork: needsWork(state),
-      });
-    }
-    return c.json({ runs });
-  });
+        needsWork: needsWork(state, work),
+        work: work ?? null,
+      })),
+    }),
+  );
 
   app.get('/runs/:id', async (c) => {
     const streamId = c.req.param('id');
