@@ -10,6 +10,7 @@ import { reportCommand } from './reportCommand.js';
 import { stopCommand } from './stopCommand.js';
 import { workerCommand } from './workerCommand.js';
 import { workersCommand } from './workersCommand.js';
+import { serveCommand } from './serve/serveCommand.js';
 
 /**
  * Every `agentlog` command, in the order `agentlog --help` lists them. `runCli` imports this
@@ -29,4 +30,5 @@ export const commands: readonly CliCommand[] = [
   workersCommand,
   forkCommand,
   reportCommand,
+  serveCommand,
 ];

@@ -22,6 +22,7 @@ const commands = [
   'refuse',
   'fork',
   'report',
+  'serve',
 ];
 
 async function cli(args: string[]) {
