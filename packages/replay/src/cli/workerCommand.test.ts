@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createSqliteEventStore } from '@agentlog/store';
-import { fixtureEvents, fixtureSessions } from '../test/fixtureSessions.js';
+import { fixtureSessions } from '../test/fixtureSessions.js';
 import { runCliIn } from '../test/runCliIn.js';
 import { workColumn } from './workColumn.js';
 import { workersTable } from './workersCommand.js';
@@ -39,13 +38,12 @@ describe('agentlog worker and workers (SPEC WRK)', () => {
   });
 
   it('agentlog list shows no work column for a store without a work index', async () => {
-    const db = join(dir, 'plain.db');
-    const store = createSqliteEventStore({ path: db });
-    await store.appendToStream('job', await fixtureEvents('HITL-4-resume-after-approval.jsonl'), {
-      expectedRevision: 'noStream',
-    });
-    store.close();
-    const listed = await cli(['list', '--store', db]);
+    // A JSONL file keeps no work index (SQLite and PostgreSQL do, see listCommand.test.ts).
+    const listed = await cli([
+      'list',
+      '--store',
+      join(fixtureSessions, 'HITL-4-resume-after-approval.jsonl'),
+    ]);
     expect(listed.code).toBe(0);
     expect(listed.stdout.split('\n')[0]?.trimEnd()).toMatch(/events +waiting$/);
   });
