@@ -1,10 +1,4 @@
-import {
-  foldStream,
-  isAgentlogError,
-  requestStop,
-  type EventStore,
-  type JsonValue,
-} from '@agentlog/core';
+import { foldStream, isAgentlogError, requestStop, type EventStore } from '@agentlog/core';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
@@ -20,7 +14,8 @@ import { needsWork } from './needsWork.js';
 import { noticeView } from './noticeView.js';
 import { runsView, type RunRow } from './runsView.js';
 import { runView } from './runView.js';
-import { decideOnCall, type DecisionRequest } from './decideOnCall.js';
+import { decideOnCall } from './decideOnCall.js';
+import { decisionOf } from './decisionOf.js';
 import { inboxEntries } from './inboxEntries.js';
 import { storedEvents } from './storedEvents.js';
 import type { Reviewers } from './reviewers.js';
@@ -372,48 +367,4 @@ function refuse(c: Context, status: 403, message: string): Response {
   return c.req.path.startsWith('/api/')
     ? c.json({ error: message }, status)
     : c.text(message, status);
-}
-
-/**
- * A decision from a form's fields or an API body, or what is wrong with it. A form's empty fields
- * count as absent; its payload is JSON text. `by` is never read: the reviewer is the signed-in one.
- */
-function decisionOf(fields: Record<string, unknown>, api = false): DecisionRequest | string {
-  const text = (key: string): string | undefined => {
-    const value = fields[key];
-    return typeof value === 'string' && (api || value.trim() !== '') ? value : undefined;
-  };
-  const streamId = text('streamId');
-  const toolCallId = text('toolCallId');
-  const decision = fields['decision'];
-  if (streamId === undefined || toolCallId === undefined)
-    return 'streamId and toolCallId are required strings';
-  if (decision !== 'approve' && decision !== 'refuse')
-    return "decision must be 'approve' or 'refuse'";
-  for (const key of ['note', 'reason'])
-    if (fields[key] !== undefined && typeof fields[key] !== 'string')
-      return `${key} must be a string`;
-  let payload: JsonValue | undefined;
-  if (api) payload = fields['payload'] as JsonValue | undefined;
-  else {
-    const given = text('payload');
-    if (given !== undefined)
-      try {
-        payload = JSON.parse(given) as JsonValue;
-      } catch (error) {
-        return `the payload is not valid JSON: ${(error as Error).message}`;
-      }
-  }
-  const revision = Number(text('revision') ?? Number.NaN);
-  const note = text('note');
-  const reason = text('reason');
-  return {
-    streamId,
-    toolCallId,
-    decision,
-    ...(note === undefined ? {} : { note }),
-    ...(reason === undefined ? {} : { reason }),
-    ...(payload === undefined || payload === null ? {} : { payload }),
-    ...(Number.isSafeInteger(revision) ? { shownRevision: revision } : {}),
-  };
 }
