@@ -70,6 +70,7 @@ export type {
   ToolCallState,
   ToolCallStatus,
   PendingDecision,
+  RunApproval,
   RunRequest,
 } from './events/agentState.js';
 export { initialState } from './events/agentState.js';
@@ -134,6 +135,7 @@ export { stopTool } from './tools/stopTool.js';
 export { StopWithArgs } from './tools/stopWithArgs.js';
 export { AgentCanFail } from './tools/agentCanFail.js';
 export { approvalRequired } from './tools/approvalRequired.js';
+export type { ApprovalCondition, ApprovalOptions } from './api/approvalGate.js';
 export { REFUSAL_TEXT } from './messages/toolFeedback.js';
 
 export type { JsonValue, JsonObject } from './support/json.js';

@@ -48,9 +48,9 @@ export function commandFor(event: AgentEvent, options: RunOptions): ReplayComman
       };
     }
     case 'FeedbackReceived': {
-      const { toolCallId, feedback, by, note } = event.data;
+      const { toolCallId, feedback, by, note, scope } = event.data;
       return {
-        label: `feedbackReceived(${toolCallId}, ${feedback.kind}${by === undefined ? '' : ` by ${by}`})`,
+        label: `feedbackReceived(${toolCallId}, ${feedback.kind}${by === undefined ? '' : ` by ${by}`}${scope === undefined ? '' : ` for the ${scope}`})`,
         run: (agent) => {
           const call = agent.state().toolCalls[toolCallId]?.toolCall ?? {
             id: toolCallId,
@@ -59,6 +59,7 @@ export function commandFor(event: AgentEvent, options: RunOptions): ReplayComman
           return agent.context().feedbackReceived(call, feedback, {
             ...(by === undefined ? {} : { by }),
             ...(note === undefined ? {} : { note }),
+            ...(scope === undefined ? {} : { scope }),
           });
         },
       };

@@ -1,5 +1,5 @@
 import type { DeciderSettings, ToolPolicy } from '../decider/deciderSettings.js';
-import { isApprovalGate } from '../tools/approvalRequired.js';
+import { approvalCondition, isApprovalGate } from '../tools/approvalRequired.js';
 import type { AgentOptions } from '../api/agentOptions.js';
 
 /**
@@ -12,6 +12,7 @@ export function deciderSettingsOf(options: AgentOptions): DeciderSettings {
     tools.set(name, {
       idempotent: tool.idempotent === true,
       gated: isApprovalGate(tool),
+      ...(approvalCondition(tool) === undefined ? {} : { conditional: true }),
     });
   }
   return {

@@ -1,11 +1,17 @@
 import type { ChatMessage } from '../messages/chatMessage.js';
 import type { ToolCall } from '../messages/toolCall.js';
 import type { ToolFeedback } from '../messages/toolFeedback.js';
+import type { DecisionScope } from '../events/agentEvent.js';
 
-/** Who made a decision and why (SPEC HITL-10). */
+/**
+ * Who made a decision and why (SPEC HITL-10), and how far it reaches (SPEC HITL-15): `scope:
+ * 'run'` makes an approval cover every later call of the same tool until the run that follows the
+ * decision stops. The default, `call`, covers the one call.
+ */
 export interface FeedbackAuthor {
   readonly by?: string;
   readonly note?: string;
+  readonly scope?: DecisionScope;
 }
 
 /**

@@ -16,11 +16,11 @@ export async function recordDecision(
   feedback: ToolFeedback,
   author: FeedbackAuthor & OutsideOptions = {},
 ): Promise<void> {
-  const { by, note, ...options } = author;
+  const { by, note, scope, ...options } = author;
   await giveCommand(
     store,
     streamId,
-    { kind: 'recordDecision', toolCallId, feedback, by, note },
+    { kind: 'recordDecision', toolCallId, feedback, by, note, scope },
     { ...options, durable: true },
   );
 }

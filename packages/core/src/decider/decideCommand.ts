@@ -35,6 +35,8 @@ export type Command =
       readonly feedback: ToolFeedback;
       readonly by?: unknown;
       readonly note?: unknown;
+      /** `run`: the approval covers the tool's later calls in the run that follows (SPEC HITL-15). */
+      readonly scope?: unknown;
     }
   /** The caller read a decision and so consumed it (SPEC HITL-3). */
   | { readonly kind: 'consumeDecision'; readonly toolCallId: string }
@@ -188,7 +190,7 @@ function decision(
   state: AgentState,
   command: Extract<Command, { kind: 'recordDecision' }>,
 ): PendingEvent {
-  const { toolCallId, feedback, by, note } = command;
+  const { toolCallId, feedback, by, note, scope } = command;
   const invalid = (problem: string): AgentError =>
     new AgentError('invalidFeedback', `feedback for tool call ${toolCallId}: ${problem}`);
   const call = toolCallOf(state, toolCallId);
@@ -221,6 +223,10 @@ function decision(
     if (value !== undefined && typeof value !== 'string')
       throw invalid(`${field} must be a string`);
   }
+  if (scope !== undefined && scope !== 'call' && scope !== 'run')
+    throw invalid(`the scope must be call or run, not ${JSON.stringify(scope) ?? typeof scope}`);
+  if (scope === 'run' && feedback.kind !== 'approved')
+    throw invalid('only an approval can cover the rest of the run; a refusal answers its one call');
   return {
     type: 'FeedbackReceived',
     data: {
@@ -232,6 +238,7 @@ function decision(
       },
       ...(typeof by === 'string' ? { by } : {}),
       ...(typeof note === 'string' ? { note } : {}),
+      ...(scope === 'run' ? { scope } : {}),
     },
   };
 }

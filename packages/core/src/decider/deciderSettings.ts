@@ -4,6 +4,11 @@ export interface ToolPolicy {
   readonly idempotent: boolean;
   /** An approval gate: it runs its side effect only for a call that holds an approval. */
   readonly gated: boolean;
+  /**
+   * The gate has a condition (`approvalRequired(tool, { when })`, SPEC HITL-13): each new call
+   * is judged before it starts, and only those it says need one wait for a person.
+   */
+  readonly conditional?: boolean;
 }
 
 /**

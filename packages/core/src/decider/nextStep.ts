@@ -4,6 +4,8 @@ import { ToolError } from '../errors/toolError.js';
 import type { PendingEvent } from '../events/agentEvent.js';
 import type { AgentState } from '../events/agentState.js';
 import { lastMessage, lastOutputOf, toolCallOf } from '../events/stateQueries.js';
+import type { ToolCall } from '../messages/toolCall.js';
+import { callsToJudge } from './approvalVerdict.js';
 import { callsToResume, hasNewMessages } from './pendingWork.js';
 import type { DeciderSettings } from './deciderSettings.js';
 import { planBatch, type BatchPlan } from './planBatch.js';
@@ -16,6 +18,11 @@ export type NextStep =
   | { readonly kind: 'beforeAll' }
   /** Record the run's command: `RunStarted`, the first system prompt, the queued text (LOOP-2). */
   | { readonly kind: 'beginRun'; readonly events: readonly PendingEvent[] }
+  /**
+   * Judge the conditions of the approval gates of these calls, in order, before their batch
+   * starts (SPEC HITL-13): the verdicts go into the cursor and are recorded with the starts.
+   */
+  | { readonly kind: 'judgeApproval'; readonly toolCalls: readonly ToolCall[] }
   /** Run a batch of tool calls (SPEC TOOL-2); in setup these are the resumed calls (SPEC HITL-4). */
   | ({ readonly kind: 'invokeBatch' } & BatchPlan)
   /** Move the queued texts into the history, then fire `onStart` (SPEC LOOP-2 (5), (6)). */
@@ -74,7 +81,7 @@ function startStep(state: AgentState, settings: DeciderSettings, cursor: RunCurs
 function setupStep(state: AgentState, settings: DeciderSettings, cursor: RunCursor): NextStep {
   if (cursor.invoked === undefined && state.status === 'running') {
     const open = callsToResume(state);
-    if (open.length > 0) return { kind: 'invokeBatch', ...planBatch(state, settings, open) };
+    if (open.length > 0) return batchStep(state, settings, cursor, open);
   }
   if (cursor.stop !== undefined && state.status !== 'stopped') {
     return stopWith(firstStop(cursor.stop, state.stopRequest) ?? cursor.stop);
@@ -97,7 +104,7 @@ function loopStep(state: AgentState, settings: DeciderSettings, cursor: RunCurso
       last?.role === 'assistant' &&
       last.toolCalls.length > 0
     ) {
-      return { kind: 'invokeBatch', ...planBatch(state, settings, last.toolCalls) };
+      return batchStep(state, settings, cursor, last.toolCalls);
     }
     return END_STEP;
   }
@@ -121,6 +128,18 @@ function loopStep(state: AgentState, settings: DeciderSettings, cursor: RunCurso
   // Before the model is asked, the run writes what it holds back (so it is visible, and leased,
   // while the model answers) and decides again: the write may bring in a stop someone requested.
   return cursor.write === true ? WRITE : ASK_MODEL;
+}
+
+/** A batch, once the conditions of its gates are judged (SPEC TOOL-2, HITL-13). */
+function batchStep(
+  state: AgentState,
+  settings: DeciderSettings,
+  cursor: RunCursor,
+  toolCalls: readonly ToolCall[],
+): NextStep {
+  const unjudged = callsToJudge(state, settings, toolCalls, cursor.verdicts);
+  if (unjudged.length > 0) return { kind: 'judgeApproval', toolCalls: unjudged };
+  return { kind: 'invokeBatch', ...planBatch(state, settings, toolCalls, cursor.verdicts) };
 }
 
 // The steps without data are the same object every time: a step allocates no more than it must.

@@ -1,9 +1,10 @@
-import type { PendingEvent, RawToolResult } from '../events/agentEvent.js';
+import type { ApprovalVerdict, PendingEvent, RawToolResult } from '../events/agentEvent.js';
 import type { AgentState } from '../events/agentState.js';
 import { toolCallOf } from '../events/stateQueries.js';
 import type { ToolCall } from '../messages/toolCall.js';
 import { ToolOutput } from '../messages/toolOutput.js';
 import { refusalText } from '../messages/toolFeedback.js';
+import { spared, verdictOf } from './approvalVerdict.js';
 import type { DeciderSettings } from './deciderSettings.js';
 
 /**
@@ -39,25 +40,39 @@ export interface BatchPlan {
  * Plans a batch (SPEC TOOL-2, TOOL-7). A non-idempotent call that may have run before a crash
  * runs again only when a person approves (beyond): a decision given before the crash answered
  * another question, so it is set aside and the loop asks; after the ask, a refusal answers with
- * the refusal text and an approval runs the tool.
+ * the refusal text and an approval runs the tool. A gate's call records its approval verdict
+ * with its start (SPEC HITL-13, HITL-15); `judged` holds the verdicts of the gates' conditions.
  */
 export function planBatch(
   state: AgentState,
   settings: DeciderSettings,
   toolCalls: readonly ToolCall[],
+  judged?: ReadonlyMap<string, ApprovalVerdict>,
 ): BatchPlan {
   const plans = toolCalls.map((toolCall) => planCall(state, settings, toolCall));
-  const durable = plans.some((plan) => {
+  const verdicts = toolCalls.map((toolCall) => verdictOf(state, settings, toolCall, judged));
+  const durable = plans.some((plan, index) => {
     if (plan.kind !== 'invoke') return false;
     const policy = settings.tools.get(plan.toolCall.name);
     if (policy === undefined || policy.idempotent) return false;
     // An approval gate without an approval only asks: nothing runs that could run twice.
-    return !policy.gated || state.feedback[plan.toolCall.id]?.feedback.kind === 'approved';
+    return (
+      !policy.gated ||
+      spared(verdicts[index]) ||
+      state.feedback[plan.toolCall.id]?.feedback.kind === 'approved'
+    );
   });
-  const started = toolCalls.map((toolCall): PendingEvent => ({
-    type: 'ToolCallStarted',
-    data: { toolCall, idempotencyKey: idempotencyKey(settings.streamId, toolCall) },
-  }));
+  const started = toolCalls.map((toolCall, index): PendingEvent => {
+    const approval = verdicts[index];
+    return {
+      type: 'ToolCallStarted',
+      data: {
+        toolCall,
+        idempotencyKey: idempotencyKey(settings.streamId, toolCall),
+        ...(approval === undefined ? {} : { approval }),
+      },
+    };
+  });
   return { plans, started, durable };
 }
 

@@ -1,4 +1,4 @@
-import type { HookKind, RunMode, WorkerIdentity } from '../events/agentEvent.js';
+import type { ApprovalVerdict, HookKind, RunMode, WorkerIdentity } from '../events/agentEvent.js';
 import type { StopRequest } from '../events/agentState.js';
 import type { StopCause, StopReason } from '../events/stopReason.js';
 import type { ToolCall } from '../messages/toolCall.js';
@@ -45,6 +45,11 @@ export interface RunCursor {
   readonly write?: boolean;
   /** In a step: the model has answered. */
   readonly asked: boolean;
+  /**
+   * The verdicts of the gates' conditions on the calls of the batch about to start, by call id
+   * (SPEC HITL-13): judged by the interpreter, recorded with the starts.
+   */
+  readonly verdicts?: ReadonlyMap<string, ApprovalVerdict>;
   /** The calls this setup or step invoked; `undefined` until its batch ran. */
   readonly invoked?: readonly ToolCall[];
   /** The first stop of this setup or step that an outcome asked for: it lands when it ends. */

@@ -94,10 +94,29 @@ export type AssistantMessageAdded = DomainEvent<
   'AssistantMessageAdded',
   { readonly message: AssistantMessage }
 >;
-/** A tool invocation began; `idempotencyKey` is `streamId:toolCallId` (SPEC TOOL-7). */
+/**
+ * Whether a call of an approval gate waits for a person, judged before its start was written
+ * (SPEC HITL-13, HITL-15): `required` (the gate's `when` said yes, or failed: `error` says how),
+ * `notRequired` (`when` said no), or `approvedForRun` (a decision on the earlier call
+ * `toolCallId`, by `by`, approved the tool for the rest of the run).
+ */
+export type ApprovalVerdict =
+  | { readonly kind: 'required'; readonly error?: string }
+  | { readonly kind: 'notRequired' }
+  | { readonly kind: 'approvedForRun'; readonly toolCallId: string; readonly by?: string };
+
+/**
+ * A tool invocation began; `idempotencyKey` is `streamId:toolCallId` (SPEC TOOL-7). `approval` is
+ * the verdict of an approval gate with a condition or under a decision for the run (SPEC
+ * HITL-13, HITL-15); a plain gate's call, which always waits, records none.
+ */
 export type ToolCallStarted = DomainEvent<
   'ToolCallStarted',
-  { readonly toolCall: ToolCall; readonly idempotencyKey: string }
+  {
+    readonly toolCall: ToolCall;
+    readonly idempotencyKey: string;
+    readonly approval?: ApprovalVerdict;
+  }
 >;
 /**
  * A tool call's output entered the history, as hooks left it. `raw` is the tool's own result,
@@ -136,7 +155,16 @@ export type FeedbackRequested = DomainEvent<
     readonly raw?: RawToolResult;
   }
 >;
-/** A person decided on an open tool call; `by` and `note` say who and why (SPEC HITL-10). */
+/**
+ * How far a decision reaches (SPEC HITL-15): the one call it names (`call`, the default), or, for
+ * an approval, every later call of the same tool until the run that follows it stops (`run`).
+ */
+export type DecisionScope = 'call' | 'run';
+
+/**
+ * A person decided on an open tool call; `by` and `note` say who and why (SPEC HITL-10); `scope`
+ * is recorded only when the decision covers the rest of the run (SPEC HITL-15).
+ */
 export type FeedbackReceived = DomainEvent<
   'FeedbackReceived',
   {
@@ -144,6 +172,7 @@ export type FeedbackReceived = DomainEvent<
     readonly feedback: ToolFeedback;
     readonly by?: string;
     readonly note?: string;
+    readonly scope?: 'run';
   }
 >;
 /** A tool read a decision; it applies to that one invocation (SPEC HITL-3). */
@@ -237,7 +266,9 @@ export type PendingEvent = {
  * ModelResponded, a refusal to assistant messages, and three stop causes. Version 4 records every
  * stop request (SPEC EVT-7): `hook` on StopRequested, and a StopRequested before every stop the
  * caller or a hook asked for, also on an agent that was not running; and the workers' events
- * (SPEC EVT-7, WRK-1, WRK-5, WRK-7): RunRequested, RunReleased, and `worker` on RunStarted.
- * Version 4 is not released yet, so these need no upcaster.
+ * (SPEC EVT-7, WRK-1, WRK-5, WRK-7): RunRequested, RunReleased, and `worker` on RunStarted;
+ * and the approval policies (SPEC HITL-13–15): `approval` on ToolCallStarted, `scope` on
+ * FeedbackReceived, `reason` on a decision. Version 4 is not released yet, so these need no
+ * upcaster.
  */
 export const CURRENT_SCHEMA_VERSION = 4;

@@ -3,7 +3,7 @@ import type { ChatMessage } from '../messages/chatMessage.js';
 import type { ToolCall } from '../messages/toolCall.js';
 import type { ToolFeedback } from '../messages/toolFeedback.js';
 import type { JsonValue } from '../support/json.js';
-import type { HookKind, RunMode, WorkerIdentity } from './agentEvent.js';
+import type { ApprovalVerdict, HookKind, RunMode, WorkerIdentity } from './agentEvent.js';
 import { emptyDraft, publish } from './stateDraft.js';
 
 /**
@@ -24,6 +24,19 @@ export interface ToolCallState {
   readonly ambiguous?: boolean;
   /** Set when a sibling's output shadowed this call's approval (SPEC HITL-5). */
   readonly shadowed?: boolean;
+  /** The approval verdict its last start recorded, if it recorded one (SPEC HITL-13, HITL-15). */
+  readonly approval?: ApprovalVerdict;
+}
+
+/**
+ * A decision that approved a tool for the rest of a run (SPEC HITL-15): the call it was given on
+ * and who gave it. `active` once the run that follows the decision has started; the approval
+ * ends when that run stops.
+ */
+export interface RunApproval {
+  readonly toolCallId: string;
+  readonly by?: string;
+  readonly active: boolean;
 }
 
 /** A decision that no invocation has consumed yet. */
@@ -63,6 +76,8 @@ export interface AgentState {
   /** The last completion answered neither text nor tool calls. */
   readonly lastResponseEmpty: boolean;
   readonly forkedFrom?: { readonly fromStream: string; readonly atRevision: number };
+  /** Approvals for the rest of a run, by tool name (SPEC HITL-15); absent when there is none. */
+  readonly runApprovals?: { readonly [toolName: string]: RunApproval };
   /** The first stop requested since the last stop, not yet honoured (SPEC EVT-7, HITL-12). */
   readonly stopRequest?: StopRequest;
   /** The registered agent name the stream runs under, from its last `RunRequested` (SPEC WRK-1). */

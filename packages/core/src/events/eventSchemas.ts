@@ -85,7 +85,17 @@ const checks = {
       toolCalls: arrayOf(toolCall),
     }),
   }),
-  ToolCallStarted: object({ toolCall, idempotencyKey: string }),
+  ToolCallStarted: object({
+    toolCall,
+    idempotencyKey: string,
+    approval: optional(
+      tagged('kind', {
+        required: object({ error: optional(string) }),
+        notRequired: object({}),
+        approvedForRun: object({ toolCallId: string, by: optional(string) }),
+      }),
+    ),
+  }),
   ToolCallCompleted: object({
     toolCallId: string,
     output: toolOutput,
@@ -113,6 +123,7 @@ const checks = {
     }),
     by: optional(string),
     note: optional(string),
+    scope: optional(oneOf(['run'])),
   }),
   FeedbackConsumed: object({ toolCallId: string }),
   AgentStopped: object({

@@ -3,7 +3,7 @@ import type { ToolOutput } from '../messages/toolOutput.js';
 import { unreachable } from '../support/unreachable.js';
 import { mapGet, mapSet } from '../support/versionedMap.js';
 import type { AgentEvent } from './agentEvent.js';
-import type { AgentState, ToolCallState } from './agentState.js';
+import type { AgentState, RunApproval, ToolCallState } from './agentState.js';
 import { appendMessage, editableDraft, publish, type StateDraft } from './stateDraft.js';
 
 /**
@@ -41,6 +41,8 @@ function applyEvent(draft: StateDraft, event: AgentEvent): void {
       draft.runRequest = undefined;
       draft.worker = event.data.worker;
       draft.released = false;
+      if (draft.runApprovals !== undefined)
+        draft.runApprovals = startRunApprovals(draft.runApprovals);
       return;
     case 'RunRequested': {
       const { agent, input, by } = event.data;
@@ -87,13 +89,16 @@ function applyEvent(draft: StateDraft, event: AgentEvent): void {
       appendMessage(draft, event.data.message);
       return;
     }
-    case 'ToolCallStarted':
+    case 'ToolCallStarted': {
+      const { approval } = event.data;
       updateCall(draft, event.data.toolCall.id, (call) => ({
         ...call,
         status: 'started',
         invocations: call.invocations + 1,
+        ...(approval === undefined ? {} : { approval }),
       }));
       return;
+    }
     case 'ToolCallCompleted':
       answer(draft, event.data.toolCallId, 'completed', event.data.output);
       return;
@@ -118,13 +123,18 @@ function applyEvent(draft: StateDraft, event: AgentEvent): void {
       return;
     }
     case 'FeedbackReceived': {
-      const { toolCallId, feedback, by, note } = event.data;
+      const { toolCallId, feedback, by, note, scope } = event.data;
       const decision = {
         feedback,
         ...(by === undefined ? {} : { by }),
         ...(note === undefined ? {} : { note }),
       };
       draft.feedback = { ...draft.feedback, [toolCallId]: decision };
+      const name = mapGet(draft.toolCalls, toolCallId)?.toolCall.name;
+      if (scope === 'run' && feedback.kind === 'approved' && name !== undefined) {
+        const approval = { toolCallId, ...(by === undefined ? {} : { by }), active: false };
+        draft.runApprovals = { ...draft.runApprovals, [name]: approval };
+      }
       return;
     }
     case 'FeedbackConsumed': {
@@ -137,6 +147,8 @@ function applyEvent(draft: StateDraft, event: AgentEvent): void {
       draft.stopReason = event.data.reason;
       draft.stopCause = event.data.cause;
       draft.stopRequest = undefined;
+      if (draft.runApprovals !== undefined)
+        draft.runApprovals = endRunApprovals(draft.runApprovals);
       return;
     case 'StopRequested': {
       // The first request since the last stop is the one honoured.
@@ -161,6 +173,22 @@ function applyEvent(draft: StateDraft, event: AgentEvent): void {
   }
   // Every event type has its case: a new one fails `tsc` here (SPEC EVT-4).
   unreachable(event, 'event type');
+}
+
+type RunApprovals = NonNullable<AgentState['runApprovals']>;
+
+/** SPEC HITL-15: a run that starts takes up the approvals given for it. */
+function startRunApprovals(approvals: RunApprovals): RunApprovals {
+  const started: Record<string, RunApproval> = {};
+  for (const [name, approval] of Object.entries(approvals))
+    started[name] = approval.active ? approval : { ...approval, active: true };
+  return started;
+}
+
+/** SPEC HITL-15: the approvals of a run end when it stops; those given for the next one stay. */
+function endRunApprovals(approvals: RunApprovals): RunApprovals | undefined {
+  const waiting = Object.entries(approvals).filter(([, approval]) => !approval.active);
+  return waiting.length === 0 ? undefined : Object.fromEntries(waiting);
 }
 
 function withoutPayload(call: ToolCallState): ToolCallState {

@@ -32,6 +32,7 @@ export interface StateDraft {
   lastResponseEmpty: boolean;
   forkedFrom: AgentState['forkedFrom'];
   stopRequest: AgentState['stopRequest'];
+  runApprovals: AgentState['runApprovals'];
   agent: string | undefined;
   runRequest: AgentState['runRequest'];
   worker: AgentState['worker'];
@@ -73,6 +74,7 @@ export function emptyDraft(): StateDraft {
     lastResponseEmpty: false,
     forkedFrom: undefined,
     stopRequest: undefined,
+    runApprovals: undefined,
     agent: undefined,
     runRequest: undefined,
     worker: undefined,
@@ -133,6 +135,7 @@ export function publish(draft: StateDraft): AgentState {
   if (draft.runMode !== undefined) state.runMode = draft.runMode;
   if (draft.forkedFrom !== undefined) state.forkedFrom = draft.forkedFrom;
   if (draft.stopRequest !== undefined) state.stopRequest = draft.stopRequest;
+  if (draft.runApprovals !== undefined) state.runApprovals = draft.runApprovals;
   if (draft.agent !== undefined) state.agent = draft.agent;
   if (draft.runRequest !== undefined) state.runRequest = draft.runRequest;
   if (draft.worker !== undefined) state.worker = draft.worker;
@@ -174,6 +177,7 @@ function fromPlainState(state: AgentState): StateDraft {
     lastResponseEmpty: state.lastResponseEmpty,
     forkedFrom: state.forkedFrom,
     stopRequest: state.stopRequest,
+    runApprovals: state.runApprovals,
     agent: state.agent,
     runRequest: state.runRequest,
     worker: state.worker,

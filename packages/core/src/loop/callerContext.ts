@@ -44,6 +44,7 @@ export class CallerContext extends StreamContext implements AgentContext {
         feedback,
         by: author?.by,
         note: author?.note,
+        scope: author?.scope,
       },
       { durable: true },
     );

@@ -14,6 +14,7 @@ import { describeThrown } from '../errors/toolError.js';
 import type { RunMode } from '../events/agentEvent.js';
 import { askModel } from './askModel.js';
 import { callHooks } from './callHooks.js';
+import { judgeApproval } from './judgeApproval.js';
 import { runBatch } from './runBatch.js';
 import { takeRecordedInputs } from './takeRecordedInputs.js';
 import { throwIfAborted } from './runAborted.js';
@@ -74,6 +75,9 @@ export async function interpretRun(
         case 'beginRun':
           writer.defer(next.events);
           cursor = setupCursor;
+          break;
+        case 'judgeApproval':
+          cursor = await judgeApproval(scope, next.toolCalls, cursor);
           break;
         case 'invokeBatch':
           cursor = await runBatch(scope, next, cursor);

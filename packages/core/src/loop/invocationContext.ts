@@ -1,5 +1,7 @@
 import type { AgentContext } from '../api/agentContext.js';
 import { AgentError } from '../errors/agentError.js';
+import type { ApprovalVerdict } from '../events/agentEvent.js';
+import { toolCallOf } from '../events/stateQueries.js';
 import type { ToolCall } from '../messages/toolCall.js';
 import type { ToolFeedback } from '../messages/toolFeedback.js';
 import { StreamContext } from './streamContext.js';
@@ -29,6 +31,11 @@ export class InvocationContext extends StreamContext implements AgentContext {
     return Promise.resolve(decision?.feedback);
   }
 
+  /** The approval verdict this call's start recorded, if any (SPEC HITL-13, HITL-15). */
+  recordedApproval(toolCall: ToolCall): ApprovalVerdict | undefined {
+    return toolCallOf(this.writer.state, toolCall.id)?.approval;
+  }
+
   feedbackReceived(toolCall: ToolCall): Promise<void> {
     return Promise.reject(
       new AgentError(
@@ -37,4 +44,15 @@ export class InvocationContext extends StreamContext implements AgentContext {
       ),
     );
   }
+}
+
+/**
+ * The approval verdict the call's start recorded (SPEC HITL-13, HITL-15), read from the stream the
+ * invocation runs on; `undefined` for a context that is not an invocation's.
+ */
+export function approvalVerdictOf(
+  context: AgentContext,
+  toolCall: ToolCall,
+): ApprovalVerdict | undefined {
+  return context instanceof InvocationContext ? context.recordedApproval(toolCall) : undefined;
 }

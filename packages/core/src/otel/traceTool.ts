@@ -1,6 +1,6 @@
 import type { Tracer } from '@opentelemetry/api';
 import { ToolError } from '../errors/toolError.js';
-import { isApprovalGate, runsOnlyWhenApproved } from '../tools/approvalRequired.js';
+import { gateOptions, runsOnlyWhenApproved } from '../tools/approvalRequired.js';
 import type { Tool } from '../api/tool.js';
 import { isToolOutputKind } from '../messages/toolOutput.js';
 import { errorType, markFailed } from './markFailed.js';
@@ -55,9 +55,8 @@ export function traceTool(tool: Tool, tracer: Tracer): Tool {
       }
     },
   };
-  return isApprovalGate(tool)
-    ? Object.assign(traced, { [runsOnlyWhenApproved]: true as const })
-    : traced;
+  const gate = gateOptions(tool);
+  return gate === undefined ? traced : Object.assign(traced, { [runsOnlyWhenApproved]: gate });
 }
 
 /** The kind of what a tool returned: a string is a text output. */

@@ -158,7 +158,11 @@ function fail(problem: string | undefined, what: string, actual: () => unknown):
 function settingsOf(spec: SpecSettings): DeciderSettings {
   const tools = new Map<string, ToolPolicy>();
   for (const [name, policy] of Object.entries(spec.tools ?? { stop: {} })) {
-    tools.set(name, { idempotent: policy.idempotent ?? false, gated: policy.gated ?? false });
+    tools.set(name, {
+      idempotent: policy.idempotent ?? false,
+      gated: policy.gated ?? false,
+      ...(policy.conditional === true ? { conditional: true } : {}),
+    });
   }
   return {
     streamId: spec.streamId ?? 'spec',

@@ -160,6 +160,62 @@ describe('agentlog approve and refuse', () => {
     store.close();
   });
 
+  it('HITL-15 approve --for-run records the scope, and the resumed run runs the tool’s later calls without asking', async () => {
+    const db = newDb();
+    const store = createSqliteEventStore({ path: db });
+    const runs: string[] = [];
+    const deploy = tool({
+      name: 'deploy',
+      description: 'Deploys a service.',
+      parameters: z.object({ service: z.string() }),
+      execute: ({ service }) => {
+        runs.push(service);
+        return `deployed ${service}`;
+      },
+    });
+    const agent = await Agent.builder()
+      .llm(
+        scriptedModel([
+          toolCallResponse([{ name: 'deploy', args: { service: 'api' }, id: 'd1' }]),
+          toolCallResponse([{ name: 'deploy', args: { service: 'web' }, id: 'd2' }]),
+          textResponse('both are live'),
+        ]),
+      )
+      .tools([approvalRequired(deploy)])
+      .store(store)
+      .streamId('deploy-all')
+      .logger({ warn: () => undefined })
+      .build();
+    await agent.query('Deploy everything');
+    const approved = await cli([
+      'approve',
+      'deploy-all',
+      'd1',
+      '--for-run',
+      '--by',
+      'ana',
+      '--store',
+      db,
+    ]);
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(approved.stdout).toMatch(
+      /^approved deploy \(d1\) and its later calls for the rest of the run in deploy-all by ana at revision \d+\n$/,
+    );
+    await agent.run();
+    expect(runs).toEqual(['api', 'web']);
+    const events = await store.readStream('deploy-all');
+    expect(ofType(events, 'FeedbackReceived')[0]?.data).toEqual({
+      toolCallId: 'd1',
+      feedback: { kind: 'approved' },
+      by: 'ana',
+      scope: 'run',
+    });
+    const refusedForRun = await cli(['refuse', 'deploy-all', 'd2', '--for-run', '--by', 'ana']);
+    expect(refusedForRun.code).toBe(2);
+    expect(refusedForRun.stderr).toMatch(/unknown option '--for-run'/);
+    store.close();
+  });
+
   it('invalid JSON payload, unknown stream or call, a call that is not open: one line, exit 2, nothing written', async () => {
     const { db, store, streamId } = await waitingStream();
     const before = (await store.readStream(streamId)).length;

@@ -11,7 +11,7 @@ export function decideCommand(kind: 'approve' | 'refuse'): CliCommand {
   const verb = kind === 'approve' ? 'approved' : 'refused';
   return {
     name: kind,
-    summary: `${kind} a waiting tool call (--by, --note, --payload${kind === 'refuse' ? ', --reason' : ''})`,
+    summary: `${kind} a waiting tool call (--by, --note, --payload${kind === 'refuse' ? ', --reason' : ', --for-run'})`,
     define(command) {
       command
         .description(
@@ -35,6 +35,11 @@ export function decideCommand(kind: 'approve' | 'refuse'): CliCommand {
         command.option(
           '--reason <text>',
           'words for the model: it reads "This tool call was refused: <reason>" (HITL-14)',
+        );
+      else
+        command.option(
+          '--for-run',
+          'approve this tool for the rest of the run: its later calls in the run that resumes run without asking (HITL-15)',
         );
       command
         .addOption(storeOption())
@@ -72,10 +77,12 @@ export function decideCommand(kind: 'approve' | 'refuse'): CliCommand {
               : refused.withReason(reason);
         const feedback = payload === undefined ? draft : draft.withPayload(payload);
         const note = parsed.string('note');
+        const forRun = kind === 'approve' && parsed.flag('forRun');
         // A decision needs no agent, model or tools: the decider judges it on the stream alone.
         await recordDecision(opened.store, streamId, toolCallId, feedback, {
           by,
           ...(note === undefined ? {} : { note }),
+          ...(forRun ? { scope: 'run' as const } : {}),
         });
         const { state: after } = await readFolded(opened, streamId);
         if (call.shadowed === true)
@@ -83,7 +90,7 @@ export function decideCommand(kind: 'approve' | 'refuse'): CliCommand {
             `warning: ${visibleLine(toolCallId)} is shadowed (HITL-5): resuming will not re-run it; have the model call it again\n`,
           );
         io.stdout(
-          `${verb} ${visibleLine(call.toolCall.name)} (${visibleLine(toolCallId)}) in ${visibleLine(streamId)} by ${visibleLine(by)} at revision ${after.revision}\n`,
+          `${verb} ${visibleLine(call.toolCall.name)} (${visibleLine(toolCallId)})${forRun ? ' and its later calls for the rest of the run' : ''} in ${visibleLine(streamId)} by ${visibleLine(by)} at revision ${after.revision}\n`,
         );
         return 0;
       } finally {

@@ -7,6 +7,7 @@ import type {
   ToolCall,
   ToolOutput,
 } from '@agentlog/core';
+import { approvalVerdictText, decisionScopeText } from './approvalVerdictText.js';
 import type { Painter } from './painter.js';
 import { clockTime, compactJson, quoted, summarizeArgs } from './summarizeArgs.js';
 import { visibleLine, visibleText } from './visibleText.js';
@@ -78,10 +79,11 @@ export function describeEvent(
       return same ? undefined : `assistant (after hooks): ${describeAnswer(text, toolCalls)}`;
     }
     case 'ToolCallStarted': {
-      const { toolCall } = event.data;
+      const { toolCall, approval } = event.data;
       memory.calls.set(toolCall.id, toolCall);
       const args = summarizeArgs(toolCall.args);
-      return `${paint.cyan('→')} ${visibleLine(toolCall.name)}${args === '' ? '' : ` ${args}`}`;
+      const verdict = approvalVerdictText(approval);
+      return `${paint.cyan('→')} ${visibleLine(toolCall.name)}${args === '' ? '' : ` ${args}`}${verdict === undefined ? '' : paint.dim(` — ${visibleLine(verdict)}`)}`;
     }
     case 'ToolCallCompleted': {
       const { toolCallId, output } = event.data;
@@ -171,9 +173,9 @@ function outputText(text: string): string {
 }
 
 function describeDecision(event: FeedbackReceived, name: string, paint: Painter): string {
-  const { toolCallId, feedback, by, note } = event.data;
+  const { toolCallId, feedback, by, note, scope } = event.data;
   const mark = feedback.kind === 'approved' ? paint.green('✓') : paint.red('✗');
-  const who = by === undefined ? '' : ` by ${visibleLine(by)}`;
+  const who = `${decisionScopeText(scope)}${by === undefined ? '' : ` by ${visibleLine(by)}`}`;
   const why = note === undefined ? '' : ` — ${quoted(note)}`;
   const payload = feedback.payload === undefined ? '' : ` with ${compactJson(feedback.payload)}`;
   return `${mark} ${visibleLine(feedback.kind)}${who} at ${clockTime(event.metadata.at)}${why} · ${name} (${visibleLine(toolCallId)})${payload}`;

@@ -1,4 +1,5 @@
 import type { AgentEvent, AgentState, ToolCallState, ToolOutput } from '@agentlog/core';
+import { approvalVerdictText, decisionScopeText } from './approvalVerdictText.js';
 import type { CliCommand } from './cliCommand.js';
 import { CliError } from './cliError.js';
 import { loadStream } from './loadStream.js';
@@ -142,7 +143,13 @@ function historyLines(events: readonly AgentEvent[], toolCallId: string, paint: 
   for (const event of events) {
     switch (event.type) {
       case 'ToolCallStarted':
-        if (event.data.toolCall.id === toolCallId) add(event, `${paint.cyan('→')} started`);
+        if (event.data.toolCall.id === toolCallId) {
+          const verdict = approvalVerdictText(event.data.approval);
+          add(
+            event,
+            `${paint.cyan('→')} started${verdict === undefined ? '' : ` — ${visibleLine(verdict)}`}`,
+          );
+        }
         break;
       case 'FeedbackRequested':
         if (event.data.toolCall.id === toolCallId)
@@ -153,11 +160,11 @@ function historyLines(events: readonly AgentEvent[], toolCallId: string, paint: 
         break;
       case 'FeedbackReceived': {
         if (event.data.toolCallId !== toolCallId) break;
-        const { feedback, by, note } = event.data;
+        const { feedback, by, note, scope } = event.data;
         const mark = feedback.kind === 'approved' ? paint.green('✓') : paint.red('✗');
         add(
           event,
-          `${mark} ${feedback.kind} by ${visibleLine(by ?? '(nobody recorded)')}${feedback.payload === undefined ? '' : ` with ${visibleText(JSON.stringify(feedback.payload))}`}`,
+          `${mark} ${feedback.kind}${decisionScopeText(scope)} by ${visibleLine(by ?? '(nobody recorded)')}${feedback.payload === undefined ? '' : ` with ${visibleText(JSON.stringify(feedback.payload))}`}`,
           note === undefined
             ? []
             : note.split('\n').map((line, index) => `${index === 0 ? 'note: ' : '      '}${line}`),

@@ -1,5 +1,6 @@
 // The audit page's timeline: per step its duration, model, tokens and events.
 import type { AgentEvent } from '@agentlog/core';
+import { approvalVerdictText, decisionScopeText } from '../approvalVerdictText.js';
 import type { AuditModel, AuditStep } from './auditModel.js';
 import { formatDuration, pause } from './marks.js';
 import { clockTime, oneLine, quoted, summarizeArgs } from '../summarizeArgs.js';
@@ -51,7 +52,8 @@ function eventLine(
       return undefined;
     case 'ToolCallStarted': {
       const args = summarizeArgs(event.data.toolCall.args);
-      return markup`→ ${event.data.toolCall.name}${args !== '' && ` ${args}`}`;
+      const verdict = approvalVerdictText(event.data.approval);
+      return markup`→ ${event.data.toolCall.name}${args !== '' && ` ${args}`}${verdict !== undefined && ` — ${verdict}`}`;
     }
     case 'ToolCallCompleted': {
       const entry = call(event.data.toolCallId);
@@ -72,9 +74,9 @@ function eventLine(
       return markup`${pause} waiting for approval: ${event.data.toolCall.name}
       (${event.data.toolCall.id})${event.data.ambiguous === true && ' — ambiguous: started before a crash'}`;
     case 'FeedbackReceived': {
-      const { feedback, by, note, toolCallId } = event.data;
+      const { feedback, by, note, toolCallId, scope } = event.data;
       return markup`${feedback.kind === 'approved' ? '✓' : '✗'}
-      ${feedback.kind}${by !== undefined && ` by ${by}`}${note !== undefined && ` — ${quoted(note)}`}
+      ${feedback.kind}${decisionScopeText(scope)}${by !== undefined && ` by ${by}`}${note !== undefined && ` — ${quoted(note)}`}
       · ${name(toolCallId)} (${toolCallId})`;
     }
     case 'FeedbackConsumed':
