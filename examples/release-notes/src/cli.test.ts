@@ -208,6 +208,37 @@ describe('npm start, offline', () => {
     expect(await modelsOf(dir)).toEqual([undefined, 'offline-drafter', 'offline-drafter']);
   });
 
+  it('REV-1 at a terminal: what the reviewer types is echoed, and the verdict prints on its own line', async () => {
+    const terminal = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => terminal });
+    const dir = await mkdtemp(join(tmpdir(), 'agentlog-cli-'));
+    const out: string[] = [];
+    let prompts = 0;
+    const code = await runCli(['--by', 'ana'], {
+      input: terminal,
+      write: (text) => {
+        out.push(text);
+        // Keys typed one at a time, as a terminal in raw mode sends them, once each question shows.
+        if (text.startsWith('Write these release notes?')) {
+          prompts += 1;
+          for (const key of prompts === 1 ? ['n', '\r'] : ['y', '\r']) terminal.write(key);
+        }
+        if (text.startsWith('What should change?'))
+          for (const key of 'Add a haiku.\r') terminal.write(key);
+      },
+      env: {},
+      cwd: dir,
+      isTTY: true,
+    });
+    expect(code).toBe(0);
+    // Cursor moves of readline's redraws aside, the transcript reads as typed.
+    const shown = out.join('').replace(/\u001b\[[\d;]*[A-Za-z]/g, '');
+    expect(shown).toContain('Write these release notes? [y/N] n\r\n');
+    expect(shown).toContain(
+      'What should change? (an empty line rejects) Add a haiku.\r\n  ✗ refused by ana: Add a haiku.\n',
+    );
+    expect(shown).toContain('Write these release notes? [y/N] y\r\n  ✓ approved by ana\n');
+  });
+
   it('Ctrl-C with piped input (the abort signal) at the prompt: interrupted, resumable', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'agentlog-cli-'));
     const interrupt = new AbortController();
