@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { createSqliteEventStore } from '@agentlog/store';
 import { runCli, type CliIo } from './cli.js';
 import { RECORDED_FEEDBACK } from './offlineModel.js';
 import { approvedDraft } from './scriptedSession.js';
@@ -31,6 +32,32 @@ async function start(
     dir,
     notes: join(dir, '.agentlog/release-notes/RELEASE_NOTES.md'),
   };
+}
+
+/** A git repository with a tag v1.0.0, then one commit per message, tagged v1.1.0. */
+async function gitRepo(messages: readonly string[]): Promise<string> {
+  const repo = await mkdtemp(join(tmpdir(), 'agentlog-repo-'));
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args]);
+  git('init', '-q');
+  git('commit', '-q', '--allow-empty', '-m', 'initial');
+  git('tag', 'v1.0.0');
+  for (const message of messages) git('commit', '-q', '--allow-empty', '-m', message);
+  git('tag', 'v1.1.0');
+  return repo;
+}
+
+/** The model name of each answer stored in the run's stream (`undefined`: the recording's). */
+async function modelsOf(dir: string): Promise<(string | undefined)[]> {
+  const store = createSqliteEventStore({ path: join(dir, '.agentlog/agentlog.db') });
+  try {
+    const [streamId] = await store.listStreams();
+    return (await store.readStream(streamId!))
+      .filter((event) => event.type === 'ModelResponded')
+      .map((event) => (event.data as { response: { model?: string } }).response.model);
+  } finally {
+    store.close();
+  }
 }
 
 describe('npm start, offline', () => {
@@ -76,13 +103,23 @@ describe('npm start, offline', () => {
     expect(second.code).toBe(0);
   });
 
-  it('feedback no recording holds: names the divergence and how to run live', async () => {
-    const { code, text, notes } = await start('n\nAdd a haiku.\n');
-    expect(code).toBe(1);
-    expect(text).toContain('This run left the offline recordings');
-    expect(text).toContain('+ {"role":"user","text":"Add a haiku."}');
-    expect(text).toContain('set OPENAI_API_KEY to run live');
-    expect(existsSync(notes)).toBe(false);
+  it('feedback no recording holds: the offline drafter takes over, labelled, and writes the revision with the request', async () => {
+    const { code, text, notes, dir } = await start('n\nAdd a haiku.\ny\n');
+    expect(code).toBe(0);
+    expect(text).not.toContain('set OPENAI_API_KEY to run live');
+    expect(text).toContain(
+      '  the run left the offline recordings: the offline drafter (deterministic rules, not a model) answers from here\n',
+    );
+    expect(text).toContain('  ✗ refused by ana: Add a haiku.\n');
+    expect(text).toContain(
+      "  offline drafter (deterministic rules, not a model): a revision with the reviewer's request added as they were written.\n",
+    );
+    const written = await readFile(notes, 'utf8');
+    expect(written).toContain("## Reviewer's request\n- Add a haiku.\n");
+    expect(written).toContain('## Breaking changes\n- bedrock: Remove AWS Console login');
+    expect(written).toContain('_Drafted by the offline drafter (deterministic rules, not a model)');
+    // The stored answers say what gave them: the recording's first draft, then the drafter.
+    expect(await modelsOf(dir)).toEqual([undefined, 'offline-drafter', 'offline-drafter']);
   });
 
   it('Ctrl-C at the prompt leaves the stream waiting; the next run resumes it, --new does not', async () => {
@@ -101,17 +138,14 @@ describe('npm start, offline', () => {
     expect(await readdir(join(first.dir, '.agentlog/release-notes'))).toEqual(['RELEASE_NOTES.md']);
   });
 
-  it('--repo --from --to: reads git log between the tags; offline, a history no recording holds diverges', async () => {
-    const repo = await mkdtemp(join(tmpdir(), 'agentlog-repo-'));
-    const git = (...args: string[]) =>
-      execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args]);
-    git('init', '-q');
-    git('commit', '-q', '--allow-empty', '-m', 'initial');
-    git('tag', 'v1.0.0');
-    git('commit', '-q', '--allow-empty', '-m', 'feat: a new thing (#2)');
-    git('commit', '-q', '--allow-empty', '-m', 'fix: an old bug (#3)');
-    git('tag', 'v1.1.0');
-    const { code, text } = await start('y\n', [
+  it('--repo --from --to offline: the drafter groups your own history by conventional-commit prefix, end to end', async () => {
+    const repo = await gitRepo([
+      'feat(api): a new thing (#2)',
+      'fix: an old bug (#3)',
+      'feat!: drop the old config format',
+      'chore: tidy up',
+    ]);
+    const { code, text, notes, dir } = await start('y\n', [
       '--repo',
       repo,
       '--from',
@@ -119,10 +153,90 @@ describe('npm start, offline', () => {
       '--to',
       'v1.1.0',
     ]);
-    expect(text).toContain(`2 commits v1.0.0..v1.1.0 from ${repo}`);
-    expect(text).toContain('fix: an old bug (#3)');
-    expect(text).toContain('set OPENAI_API_KEY to run live');
-    expect(code).toBe(1);
+    expect(text).toContain(`4 commits v1.0.0..v1.1.0 from ${repo}`);
+    expect(text).toContain(
+      'the run left the offline recordings: the offline drafter (deterministic rules, not a model) answers from here',
+    );
+    expect(text).toContain('  ✓ approved by ana\n');
+    expect(text).toContain('  write_changelog ✓ wrote RELEASE_NOTES.md\n');
+    expect(text).toContain('1.1.0 — Release 1.1.0: 1 new feature, 1 fix and 1 breaking change.\n');
+    expect(text).toContain('    • api: A new thing [#2]\n');
+    expect(code).toBe(0);
+    const written = await readFile(notes, 'utf8');
+    expect(written).toMatch(/## Breaking changes\n- Drop the old config format \([0-9a-f]+\)\n/);
+    expect(written).toContain('## Highlights\n- api: A new thing (#2)\n');
+    expect(written).toContain('## Fixes\n- An old bug (#3)\n');
+    expect(written).toMatch(/## Other changes\n- Tidy up \([0-9a-f]+\)\n/);
+    expect(await modelsOf(dir)).toEqual(['offline-drafter', 'offline-drafter']);
+  });
+
+  it('resumes a run that left the recordings: Ctrl-C at the second prompt, the next npm start writes the revision', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'agentlog-cli-'));
+    const interrupt = new AbortController();
+    const input = new PassThrough();
+    let prompts = 0;
+    const out: string[] = [];
+    const first = runCli(['--by', 'ana'], {
+      input,
+      write: (text) => {
+        out.push(text);
+        // Answers as the questions come: revise with words no recording holds, then Ctrl-C.
+        if (text.startsWith('Write these release notes?')) {
+          prompts += 1;
+          if (prompts === 1) input.write('n\n');
+          else interrupt.abort();
+        }
+        if (text.startsWith('What should change?')) input.write('Add a haiku.\n');
+      },
+      env: {},
+      cwd: dir,
+      isTTY: false,
+      signal: interrupt.signal,
+    });
+    expect(await first).toBe(130);
+    expect(out.join('')).toContain('still waits for approval');
+    const resumed = await start('y\n', [], dir);
+    expect(resumed.code).toBe(0);
+    expect(resumed.text).toContain('resuming the unfinished stream release-notes-v0.34.0-');
+    expect(resumed.text).toContain('  write_changelog ✓ wrote RELEASE_NOTES.md\n');
+    expect(resumed.text).toContain(
+      'the run left the offline recordings: the offline drafter (deterministic rules, not a model) answers from here',
+    );
+    expect(await readFile(resumed.notes, 'utf8')).toContain(
+      "## Reviewer's request\n- Add a haiku.",
+    );
+    expect(await modelsOf(dir)).toEqual([undefined, 'offline-drafter', 'offline-drafter']);
+  });
+
+  it('REV-1 at a terminal: what the reviewer types is echoed, and the verdict prints on its own line', async () => {
+    const terminal = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => terminal });
+    const dir = await mkdtemp(join(tmpdir(), 'agentlog-cli-'));
+    const out: string[] = [];
+    let prompts = 0;
+    const code = await runCli(['--by', 'ana'], {
+      input: terminal,
+      write: (text) => {
+        out.push(text);
+        // Keys typed one at a time, as a terminal in raw mode sends them, once each question shows.
+        if (text.startsWith('Write these release notes?')) {
+          prompts += 1;
+          for (const key of prompts === 1 ? ['n', '\r'] : ['y', '\r']) terminal.write(key);
+        }
+        if (text.startsWith('What should change?'))
+          for (const key of 'Add a haiku.\r') terminal.write(key);
+      },
+      env: {},
+      cwd: dir,
+      isTTY: true,
+    });
+    expect(code).toBe(0);
+    // Cursor moves of readline's redraws aside, the transcript reads as typed.
+    const shown = out.join('').replace(/\u001b\[[\d;]*[A-Za-z]/g, '');
+    expect(shown).toContain('Write these release notes? [y/N] n\r\n');
+    expect(shown).toContain(
+      'What should change? (an empty line rejects) Add a haiku.\r\n  ✗ refused by ana: Add a haiku.\n',
+    );
+    expect(shown).toContain('Write these release notes? [y/N] y\r\n  ✓ approved by ana\n');
   });
 
   it('Ctrl-C with piped input (the abort signal) at the prompt: interrupted, resumable', async () => {

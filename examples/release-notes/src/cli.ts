@@ -17,12 +17,10 @@ import { createOpenAiChatCompletion } from '@agentlog/core/openai';
 import { createSqliteEventStore, writeJsonl } from '@agentlog/store';
 import { draftReleaseNotes, GaveUp, type Outcome } from './draftReleaseNotes.js';
 import { gitHistory, InputError, sampleHistory, taskFor, type History } from './gitLog.js';
-import {
-  createOfflineModel,
-  RECORDED_FEEDBACK,
-  readRecordings,
-  type OfflineModel,
-} from './offlineModel.js';
+import { createOfflineDrafter, OFFLINE_DRAFTER_LABEL } from './offlineDrafter.js';
+import { createOfflineModel, RECORDED_FEEDBACK, readRecordings } from './offlineModel.js';
+import type { Reviewer } from './reviewer.js';
+import { startConsoleReviewer } from './startConsoleReviewer.js';
 import { buildReleaseNotesAgent } from './releaseNotesAgent.js';
 import { styleFor, type Style } from './style.js';
 import { Interrupted, terminalReviewer } from './terminalReviewer.js';
@@ -51,11 +49,14 @@ const USAGE = `usage: npm start -- [options]
   --out DIR                         where RELEASE_NOTES.md goes (default .agentlog/release-notes/)
   --by NAME                         the reviewer's name (default $AGENTLOG_USER, else the OS user)
   --yes                             approve every proposal without asking
+  --serve                           review in the web console instead of at the terminal: prints
+                                    its URL and a token made for this run, waits for decisions
   --new                             start a new stream instead of resuming an unfinished one
   --record FILE                     live only: save the run as a JSONL fixture, with its provenance
                                     in FILE.provenance.json (the key is never written)
-Offline by default, on recorded model answers; set OPENAI_API_KEY (and OPENAI_BASE_URL for a
-gateway, OPENAI_MODEL for the model) to run live.`;
+Offline by default: recorded model answers while the run follows a recording, then the
+${OFFLINE_DRAFTER_LABEL}. Set OPENAI_API_KEY (and OPENAI_BASE_URL for a gateway,
+OPENAI_MODEL for the model) to run live.`;
 
 /** Runs the showcase; returns the exit code. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
@@ -81,6 +82,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         yes: { type: 'boolean', short: 'y' },
         new: { type: 'boolean' },
         record: { type: 'string' },
+        serve: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -106,6 +108,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return 2;
   }
 
+  if (args.serve && args.yes) {
+    print(style.red('error: --serve and --yes exclude each other: the console reviewer decides'));
+    return 2;
+  }
+
   let history: History;
   try {
     history = await readHistory(args, io.cwd);
@@ -123,7 +130,6 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     const resumed = args.new ? undefined : await unfinishedStream(store);
     const streamId = resumed ?? `${STREAM_PREFIX}${history.to}-${Date.now()}`;
     const done: StreamEvent[] = resumed ? await store.readStream(resumed) : [];
-    let offline: OfflineModel | undefined;
     let model: ChatCompletion;
     if (apiKey !== undefined) {
       model = createOpenAiChatCompletion({
@@ -132,8 +138,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         ...(baseURL === undefined ? {} : { baseURL }),
       });
     } else {
-      offline = createOfflineModel(await readRecordings(), done);
-      model = offline;
+      model = createOfflineModel(await readRecordings(), {
+        done,
+        fallback: announced(createOfflineDrafter(), print, style),
+        onFallback: () =>
+          print(
+            style.yellow(
+              `  the run left the offline recordings: the ${OFFLINE_DRAFTER_LABEL} answers from here`,
+            ),
+          ),
+      });
     }
     const agent = await buildReleaseNotesAgent({
       model,
@@ -142,24 +156,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       outputDir,
       configure: (builder) => withTimeline(builder, print, style),
     });
-    const reviewer = terminalReviewer({
-      name: by,
-      input: io.input,
-      print,
-      prompt: write,
-      style,
-      yes: args.yes ?? false,
-      ...(io.signal === undefined ? {} : { signal: io.signal }),
-      existingLines: () => existingLines(join(outputDir, RELEASE_NOTES_FILE)),
-      ...(live
-        ? {}
-        : { feedbackHint: `(offline, the recording holds the feedback "${RECORDED_FEEDBACK}")` }),
-    });
-
     print(
       style.bold(
         `agentlog showcase: release notes for ${history.to}, with ${by} in the loop (${
-          live ? 'live, on the OpenAI adapter' : 'offline, on recorded model answers'
+          live
+            ? 'live, on the OpenAI adapter'
+            : `offline: recorded model answers, then the ${OFFLINE_DRAFTER_LABEL} if the run leaves them`
         })`,
       ),
     );
@@ -171,6 +173,34 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           `${history.lines.length} commits ${history.from}..${history.to} from ${history.source}`,
         ),
       );
+    }
+    let reviewer: Reviewer & { close(): void | Promise<void> };
+    if (args.serve) {
+      reviewer = await startConsoleReviewer({
+        name: by,
+        store,
+        storePath,
+        cwd: io.cwd,
+        print,
+        style,
+        ...(io.signal === undefined ? {} : { signal: io.signal }),
+      });
+    } else {
+      reviewer = terminalReviewer({
+        name: by,
+        input: io.input,
+        print,
+        prompt: write,
+        style,
+        yes: args.yes ?? false,
+        ...(io.signal === undefined ? {} : { signal: io.signal }),
+        existingLines: () => existingLines(join(outputDir, RELEASE_NOTES_FILE)),
+        ...(live
+          ? {}
+          : {
+              feedbackHint: `(offline, the recording holds the feedback "${RECORDED_FEEDBACK}"; other words go to the ${OFFLINE_DRAFTER_LABEL})`,
+            }),
+      });
     }
     print('');
 
@@ -197,7 +227,6 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         },
       );
     } catch (error) {
-      const divergence = offline?.divergence();
       if (error instanceof Interrupted) {
         print(
           style.yellow(
@@ -205,10 +234,6 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           ),
         );
         return 130;
-      }
-      if (divergence) {
-        print(style.red(`\n✗ ${divergence.message}`));
-        return 1;
       }
       if (io.signal?.aborted) {
         print(
@@ -228,12 +253,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       }
       throw error;
     } finally {
-      reviewer.close();
-    }
-    const divergence = offline?.divergence();
-    if (divergence) {
-      print(style.red(`\n✗ ${divergence.message}`));
-      return 1;
+      await reviewer.close();
     }
 
     const file = relative(io.cwd, join(outputDir, RELEASE_NOTES_FILE)) || RELEASE_NOTES_FILE;
@@ -330,6 +350,21 @@ function printCommands(
 function existingLines(path: string): number | undefined {
   if (!existsSync(path)) return undefined;
   return readFileSync(path, 'utf8').replace(/\n+$/, '').split('\n').length;
+}
+
+/** The offline drafter, saying what it does each time it answers: it is not a model. */
+function announced(
+  drafter: ChatCompletion,
+  print: (line: string) => void,
+  style: Style,
+): ChatCompletion {
+  return {
+    async complete(request, options) {
+      const response = await drafter.complete(request, options);
+      if (response.message !== undefined) print(style.dim(`  ${visibleLine(response.message)}`));
+      return response;
+    },
+  };
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -39,7 +39,20 @@ export async function draftReleaseNotes(
   for (;;) {
     const reason = agent.stopReason();
     if (reason?.kind === 'feedbackRequired') {
-      const verdict = await reviewer.review(proposalOf(reason.toolCall));
+      const verdict = await reviewer.review(proposalOf(reason.toolCall), {
+        streamId: agent.streamId,
+        toolCallId: reason.toolCall.id,
+      });
+      if (verdict.recorded) {
+        // The console wrote the decision into the stream: catch up, record nothing more.
+        await agent.refresh();
+        if (verdict.kind === 'reject') return { kind: 'rejected' };
+        // The call resumes: it runs (approved), or answers the refusal with its reason, which is
+        // the reviewer's request to the model (HITL-14), and the model drafts again.
+        await agent.run(run);
+        written ||= verdict.kind === 'approve' && succeeded(agent, reason.toolCall);
+        continue;
+      }
       if (verdict.kind === 'reject') return { kind: 'rejected' };
       const feedback =
         verdict.kind === 'approve' ? ToolFeedback.approved() : ToolFeedback.refused();

@@ -2,7 +2,9 @@ import { runCli } from './cli.js';
 
 // The showcase (`npm start`): an agent drafts release notes from a git history, a person at the
 // terminal (or `echo y |`) approves or revises each write, and the agent hands over typed notes.
-// Offline by default on recorded model answers; every step lands in .agentlog/agentlog.db.
+// Offline by default: recorded model answers, then the offline drafter (deterministic rules, not a
+// model) where the run leaves them; `--serve` reviews in the web console. Every step lands in
+// .agentlog/agentlog.db.
 
 // A reader that stops early (`npm start | head`) is not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {

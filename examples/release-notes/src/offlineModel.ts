@@ -18,7 +18,7 @@ export const RECORDINGS = {
 /** The revision feedback the `revise` recording holds. */
 export const RECORDED_FEEDBACK = 'Mention the Perl support and the breaking change.';
 
-/** The run asked for an answer no recording holds. */
+/** The run asked for an answer no recording holds: where it left the recordings. */
 export class OfflineDivergence extends Error {
   override readonly name = 'OfflineDivergence';
   constructor(readonly divergence: ReplayDivergenceError) {
@@ -26,16 +26,24 @@ export class OfflineDivergence extends Error {
       [
         'This run left the offline recordings: the model was asked something no recording holds.',
         divergence.message,
-        'Offline, the approve path (answer y) and the revise path (the feedback',
-        `"${RECORDED_FEEDBACK}", then y) are recorded; set OPENAI_API_KEY to run live.`,
       ].join('\n'),
     );
   }
 }
 
-/** A model that follows whichever recordings still match the requests, as they come. */
+/** What the offline model falls back on, and what it tells when it does. */
+export interface OfflineModelOptions {
+  /** The events an interrupted run already holds: the recordings are advanced past them. */
+  readonly done?: readonly StreamEvent[];
+  /** Answers every request once the run left the recordings (the offline drafter). */
+  readonly fallback: ChatCompletion;
+  /** Called once, with the divergence, when the fallback takes over. */
+  readonly onFallback?: (divergence: OfflineDivergence) => void;
+}
+
+/** Recorded answers while the run follows a recording, then the fallback for the rest of it. */
 export interface OfflineModel extends ChatCompletion {
-  /** The divergence that ended the run, if any. */
+  /** Where the run left the recordings, if it did. */
   divergence(): OfflineDivergence | undefined;
 }
 
@@ -44,27 +52,34 @@ export interface OfflineModel extends ChatCompletion {
  * that matched all requests so far, and those that diverge drop out. The recordings share their
  * beginning (the first draft) and part at the reviewer's answer, so the answers pick the path.
  * With `done`, the recordings are first advanced past the requests an interrupted run already
- * made (matched by their fingerprints).
+ * made (matched by their fingerprints). Once no recording matches (an answer or a history no
+ * recording holds, or an interrupted run that had already left them), `fallback` answers this
+ * request and every later one: the history then holds an answer no recording has, so none could
+ * match again.
  */
 export function createOfflineModel(
   recordings: readonly (readonly StreamEvent[])[],
-  done: readonly StreamEvent[] = [],
+  options: OfflineModelOptions,
 ): OfflineModel {
-  const answered = fingerprints(done);
+  const answered = fingerprints(options.done ?? []);
   let live: ReplayModel[] = recordings
     .filter((events) => startsWith(fingerprints(events), answered))
     .map((events) => createReplayModel(events, { fromRevision: revisionAfter(events, answered) }));
   let found: OfflineDivergence | undefined;
   return {
-    async complete(request: CompletionRequest, options) {
-      const results = await Promise.allSettled(
-        live.map((model) => model.complete(request, options)),
-      );
-      const kept = live.filter((_, index) => results[index]?.status === 'fulfilled');
-      if (kept.length === 0) {
-        const first = results.find((result) => result.status === 'rejected');
-        const reason: unknown = first?.reason;
-        found ??= new OfflineDivergence(
+    async complete(request: CompletionRequest, completionOptions) {
+      if (found === undefined) {
+        const results = await Promise.allSettled(
+          live.map((model) => model.complete(request, completionOptions)),
+        );
+        const kept = live.filter((_, index) => results[index]?.status === 'fulfilled');
+        if (kept.length > 0) {
+          live = kept;
+          const answer = results.find((result) => result.status === 'fulfilled');
+          return (answer as PromiseFulfilledResult<CompletionResponse>).value;
+        }
+        const reason: unknown = results.find((result) => result.status === 'rejected')?.reason;
+        found = new OfflineDivergence(
           reason instanceof ReplayDivergenceError
             ? reason
             : new ReplayDivergenceError(
@@ -75,11 +90,10 @@ export function createOfflineModel(
                 '  no recording matches the requests so far',
               ),
         );
-        throw found;
+        live = [];
+        options.onFallback?.(found);
       }
-      live = kept;
-      const answer = results.find((result) => result.status === 'fulfilled');
-      return (answer as PromiseFulfilledResult<CompletionResponse>).value;
+      return options.fallback.complete(request, completionOptions);
     },
     divergence: () => found,
   };

@@ -48,8 +48,8 @@ export function announcingDecisions(
 ): Reviewer {
   return {
     name: reviewer.name,
-    async review(proposal) {
-      const verdict = await reviewer.review(proposal);
+    async review(proposal, call) {
+      const verdict = await reviewer.review(proposal, call);
       if (verdict.kind === 'approve') print(style.green(`  ✓ approved by ${reviewer.name}`));
       else if (verdict.kind === 'revise') {
         print(style.red(`  ✗ refused by ${reviewer.name}: ${visibleLine(verdict.feedback)}`));
