@@ -17,7 +17,7 @@ import { runsView, type RunRow } from './runsView.js';
 import { runView } from './runView.js';
 import { decideOnCall } from './decideOnCall.js';
 import { decisionOf } from './decisionOf.js';
-import { inboxEntries } from './inboxEntries.js';
+import { inboxEntries, type InboxMemo } from './inboxEntries.js';
 import { storedEvents } from './storedEvents.js';
 import type { Reviewers } from './reviewers.js';
 import { csrfMatches, Sessions, type Session } from './sessions.js';
@@ -167,8 +167,12 @@ export function createConsoleApp(options: ConsoleOptions): Hono<ConsoleEnv> {
     return c.redirect('/login', 303);
   });
 
-  app.get('/', async (c) => c.html(inboxView(frame(c, 'inbox'), await inboxEntries(store), now())));
-  app.get('/api/pending', async (c) => c.json({ pending: await inboxEntries(store) }));
+  // What the inbox saw of each stream: only streams appended to since are folded again.
+  const inboxMemo: InboxMemo = new Map();
+  app.get('/', async (c) =>
+    c.html(inboxView(frame(c, 'inbox'), await inboxEntries(store, inboxMemo), now())),
+  );
+  app.get('/api/pending', async (c) => c.json({ pending: await inboxEntries(store, inboxMemo) }));
 
   /** Every stream, folded, with its work-index entry when the store keeps an index. */
   const allRuns = async (): Promise<RunRow[]> => {
