@@ -169,6 +169,9 @@ export function createConsoleApp(options: ConsoleOptions): Hono<ConsoleEnv> {
 
   // What the inbox saw of each stream: only streams appended to since are folded again.
   const inboxMemo: InboxMemo = new Map();
+  // The first fold of every stream starts now, so the first reviewer does not wait for it. Only a
+  // head start: a request folds whatever is still missing, and a failure here changes nothing.
+  void inboxEntries(store, inboxMemo).catch(() => undefined);
   app.get('/', async (c) =>
     c.html(inboxView(frame(c, 'inbox'), await inboxEntries(store, inboxMemo), now())),
   );
