@@ -1,4 +1,5 @@
 import { foldStream, isAgentlogError, requestStop, type EventStore } from '@agentlog/core';
+import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
@@ -16,10 +17,11 @@ import { runsView, type RunRow } from './runsView.js';
 import { runView } from './runView.js';
 import { decideOnCall } from './decideOnCall.js';
 import { decisionOf } from './decisionOf.js';
-import { inboxEntries } from './inboxEntries.js';
+import { inboxEntries, type InboxMemo } from './inboxEntries.js';
 import { storedEvents } from './storedEvents.js';
 import type { Reviewers } from './reviewers.js';
 import { csrfMatches, Sessions, type Session } from './sessions.js';
+import { SignInLimiter } from './signInLimiter.js';
 
 /** The name of the session cookie. */
 export const SESSION_COOKIE = 'agentlog_session';
@@ -34,6 +36,8 @@ export interface ConsoleOptions {
   readonly sessions?: Sessions;
   /** The clock of the inbox's ages. Default: `Date.now`. */
   readonly now?: () => number;
+  /** Who sent too many wrong tokens; default: 10 per minute per remote address, on `now`. */
+  readonly signInLimiter?: SignInLimiter;
 }
 
 interface ConsoleEnv {
@@ -54,6 +58,7 @@ export function createConsoleApp(options: ConsoleOptions): Hono<ConsoleEnv> {
   const { store, reviewers } = options;
   const sessions = options.sessions ?? new Sessions();
   const now = options.now ?? Date.now;
+  const limiter = options.signInLimiter ?? new SignInLimiter(now);
   const app = new Hono<ConsoleEnv>();
 
   app.use(async (c, next) => {
@@ -91,10 +96,17 @@ export function createConsoleApp(options: ConsoleOptions): Hono<ConsoleEnv> {
   app.get('/favicon.ico', (c) => c.body(null, 204));
   app.get('/login', (c) => c.html(loginView(false)));
   app.post('/login', async (c) => {
+    const client = clientOf(c);
+    const wait = limiter.waitOf(client);
+    if (wait > 0) return tooMany(c, wait);
     const form = await c.req.parseBody();
     const token = typeof form['token'] === 'string' ? form['token'] : '';
     const reviewer = token === '' ? undefined : reviewers.nameOf(token);
-    if (reviewer === undefined) return c.html(loginView(true), 401);
+    if (reviewer === undefined) {
+      limiter.fail(client);
+      return c.html(loginView(true), 401);
+    }
+    limiter.succeed(client);
     const old = getCookie(c, SESSION_COOKIE);
     if (old !== undefined) sessions.close(old);
     const session = sessions.open(reviewer);
@@ -112,6 +124,14 @@ export function createConsoleApp(options: ConsoleOptions): Hono<ConsoleEnv> {
     const bearer = /^Bearer (.+)$/.exec(c.req.header('Authorization') ?? '')?.[1];
     const session = bearer === undefined ? sessions.get(getCookie(c, SESSION_COOKIE)) : undefined;
     const reviewer = bearer !== undefined ? reviewers.nameOf(bearer) : session?.reviewer;
+    // A bearer token is a guess like a sign-in's: the same limit holds for it.
+    if (bearer !== undefined) {
+      const client = clientOf(c);
+      const wait = limiter.waitOf(client);
+      if (wait > 0) return tooMany(c, wait);
+      if (reviewer === undefined) limiter.fail(client);
+      else limiter.succeed(client);
+    }
     if (reviewer === undefined) {
       if (c.req.path.startsWith('/api/'))
         return c.json({ error: 'sign in: send Authorization: Bearer <token>' }, 401, {
@@ -147,8 +167,15 @@ export function createConsoleApp(options: ConsoleOptions): Hono<ConsoleEnv> {
     return c.redirect('/login', 303);
   });
 
-  app.get('/', async (c) => c.html(inboxView(frame(c, 'inbox'), await inboxEntries(store), now())));
-  app.get('/api/pending', async (c) => c.json({ pending: await inboxEntries(store) }));
+  // What the inbox saw of each stream: only streams appended to since are folded again.
+  const inboxMemo: InboxMemo = new Map();
+  // The first fold of every stream starts now, so the first reviewer does not wait for it. Only a
+  // head start: a request folds whatever is still missing, and a failure here changes nothing.
+  void inboxEntries(store, inboxMemo).catch(() => undefined);
+  app.get('/', async (c) =>
+    c.html(inboxView(frame(c, 'inbox'), await inboxEntries(store, inboxMemo), now())),
+  );
+  app.get('/api/pending', async (c) => c.json({ pending: await inboxEntries(store, inboxMemo) }));
 
   /** Every stream, folded, with its work-index entry when the store keeps an index. */
   const allRuns = async (): Promise<RunRow[]> => {
@@ -354,6 +381,32 @@ function crossSite(c: Context): boolean {
   if (site !== undefined) return site !== 'same-origin' && site !== 'none';
   const origin = c.req.header('Origin');
   return origin !== undefined && origin !== 'null' && origin !== new URL(c.req.url).origin;
+}
+
+/**
+ * The remote address of the request's connection (`unknown` when the app is called without one).
+ * Behind a reverse proxy every client shares the proxy's address; `X-Forwarded-For` is not
+ * trusted, since any client can write it.
+ */
+function clientOf(c: Context): string {
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** 429 with `Retry-After`: this client sent too many wrong tokens. */
+function tooMany(c: Context, waitMs: number): Response {
+  const seconds = Math.ceil(waitMs / 1000);
+  const headers = { 'Retry-After': String(seconds) };
+  return c.req.path.startsWith('/api/')
+    ? c.json(
+        { error: `too many wrong tokens from this address: try again in ${seconds} s` },
+        429,
+        headers,
+      )
+    : c.html(loginView(false, seconds), 429, headers);
 }
 
 function isForm(c: Context): boolean {

@@ -1,4 +1,9 @@
-import { isAgentlogError, type EventStore, type StreamEvent } from '@agentlog/core';
+import {
+  isAgentlogError,
+  type EventStore,
+  type ReadStreamOptions,
+  type StreamEvent,
+} from '@agentlog/core';
 
 /**
  * The events of `streamId`, `[]` when the stream does not exist or the id is one no store accepts
@@ -8,7 +13,7 @@ import { isAgentlogError, type EventStore, type StreamEvent } from '@agentlog/co
 export async function storedEvents(
   store: EventStore,
   streamId: string,
-  options: { readonly fromRevision?: number; readonly maxCount?: number } = {},
+  options: ReadStreamOptions = {},
 ): Promise<StreamEvent[]> {
   try {
     return await store.readStream(streamId, options);

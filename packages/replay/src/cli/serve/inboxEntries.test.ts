@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  Agent,
+  approvalRequired,
+  createInMemoryEventStore,
+  tool,
+  type EventStore,
+} from '@agentlog/core';
+import { scriptedModel, textResponse, toolCallResponse } from '@agentlog/core/testing';
+import { decideOnCall, type DecisionRequest } from './decideOnCall.js';
+import { decisionOf } from './decisionOf.js';
+import { inboxEntries, type InboxMemo } from './inboxEntries.js';
+
+/** Stops `streamId` on a `deploy` call d1 that waits for approval. */
+async function waitOn(store: EventStore, streamId: string): Promise<void> {
+  const deploy = tool({
+    name: 'deploy',
+    description: 'Deploys a service.',
+    parameters: z.object({ service: z.string() }),
+    execute: ({ service }) => `deployed ${service}`,
+  });
+  const agent = await Agent.builder()
+    .llm(
+      scriptedModel([
+        toolCallResponse([{ name: 'deploy', args: { service: streamId }, id: 'd1' }]),
+        textResponse('done'),
+      ]),
+    )
+    .tools([approvalRequired(deploy)])
+    .store(store)
+    .streamId(streamId)
+    .logger({ warn: () => undefined })
+    .build();
+  await agent.query('Deploy');
+}
+
+describe('the inbox entries', () => {
+  it('HITL-12: with a memo, only streams appended to since the last call are read in full again, and the answer is the same as without it', async () => {
+    const store = createInMemoryEventStore();
+    await waitOn(store, 'deploy-a');
+    await waitOn(store, 'deploy-b');
+    const fullReads: string[] = [];
+    const counting: EventStore = {
+      ...store,
+      listStreams: () => store.listStreams(),
+      subscribeToStream: (...args) => store.subscribeToStream(...args),
+      appendToStream: (...args) => store.appendToStream(...args),
+      readStream: (streamId, options) => {
+        if (options?.maxCount === undefined) fullReads.push(streamId);
+        return store.readStream(streamId, options);
+      },
+    };
+    const memo: InboxMemo = new Map();
+    const first = await inboxEntries(counting, memo);
+    expect(first.map((entry) => [entry.streamId, entry.toolCallId])).toEqual([
+      ['deploy-a', 'd1'],
+      ['deploy-b', 'd1'],
+    ]);
+    expect(new Set(fullReads)).toEqual(new Set(['deploy-a', 'deploy-b']));
+
+    fullReads.length = 0;
+    expect(await inboxEntries(counting, memo)).toEqual(first);
+    expect(fullReads).toEqual([]);
+
+    const approve = decisionOf({ streamId: 'deploy-a', toolCallId: 'd1', decision: 'approve' });
+    expect((await decideOnCall(store, approve as DecisionRequest, 'ana')).ok).toBe(true);
+    const after = await inboxEntries(counting, memo);
+    expect(after.map((entry) => entry.streamId)).toEqual(['deploy-b']);
+    expect(new Set(fullReads)).toEqual(new Set(['deploy-a']));
+    expect(await inboxEntries(store)).toEqual(after);
+
+    await waitOn(store, 'deploy-c');
+    expect((await inboxEntries(counting, memo)).map((entry) => entry.streamId)).toEqual([
+      'deploy-b',
+      'deploy-c',
+    ]);
+  });
+});
