@@ -60,9 +60,8 @@ export async function askModel(scope: RunScope, cursor: RunCursor): Promise<RunC
     requestFingerprint: scope.fingerprints.fingerprint(request),
     response,
   });
-  // A new agent on this stream in this process goes on hashing from here.
-  const progress = scope.fingerprints.snapshot();
-  if (progress !== undefined) rememberFingerprints(config.store, writer.streamId, progress);
+  // A new agent on this stream in this process goes on hashing from where this one got.
+  rememberFingerprints(config.store, writer.streamId, scope.fingerprints);
   // The raw answer is recorded before hooks see it: a stop they ask for, or their failure, comes
   // after it.
   writer.defer(answered.events);
