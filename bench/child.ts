@@ -1,6 +1,6 @@
 // The entry of agentlog's bench children, one measurement per fresh process, printed as a JSON
 // line (see childResult.ts); the ping scenarios print two, cold then warm (see coldAndWarm):
-//   node bench/dist/child.js ping-memory|ping-floor <steps>
+//   node bench/dist/child.js ping-memory|ping-floor|ping-floor-jsonl <steps>
 //   node bench/dist/child.js ping-sqlite <steps> full|sideEffects|process [idempotent]
 //   node bench/dist/child.js approval <cycles> full|sideEffects|process
 //   node bench/dist/child.js fold <events>
@@ -39,6 +39,12 @@ switch (scenario) {
     const { floorPing } = await import('./floorPing.js');
     const steps = count(first);
     await coldAndWarm(() => floorPing(steps));
+    break;
+  }
+  case 'ping-floor-jsonl': {
+    const { floorJsonlPing } = await import('./floorJsonlPing.js');
+    const steps = count(first);
+    await coldAndWarm(() => floorJsonlPing(steps));
     break;
   }
   case 'approval': {

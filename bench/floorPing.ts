@@ -1,5 +1,5 @@
 /** One event of the floor loop: just enough to rebuild its history. */
-type FloorEvent =
+export type FloorEvent =
   | { readonly type: 'UserMessageAdded'; readonly text: string }
   | {
       readonly type: 'ModelResponded';
@@ -50,17 +50,30 @@ function evolve(state: FloorState, event: FloorEvent): void {
   }
 }
 
+/** One stored event of the floor: the event, its revision and its time. */
+export interface FloorRecord {
+  readonly event: FloorEvent;
+  readonly revision: number;
+  readonly at: number;
+}
+
 /**
  * The floor: a dependency-free event-sourced loop (an array of events, append, an O(1) evolve, a
  * scripted model, a `ping` tool) running the same scenario as the frameworks. Returns seconds.
+ * `persist`, when given, is called with each record as it is appended, before it is folded (the
+ * JSONL floor writes it to a file there, see `floorJsonlPing.ts`).
  */
-export async function floorPing(steps: number): Promise<number> {
+export async function floorPing(
+  steps: number,
+  persist?: (record: FloorRecord) => void,
+): Promise<number> {
   const start = performance.now();
-  const events: { readonly event: FloorEvent; readonly revision: number; readonly at: number }[] =
-    [];
+  const events: FloorRecord[] = [];
   const state: FloorState = { revision: -1, stopped: false, history: [], open: new Set() };
   const append = (event: FloorEvent) => {
-    events.push({ event, revision: state.revision + 1, at: Date.now() });
+    const record = { event, revision: state.revision + 1, at: Date.now() };
+    persist?.(record);
+    events.push(record);
     evolve(state, event);
   };
   let completions = 0;

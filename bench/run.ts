@@ -11,6 +11,7 @@ import { approvalBench, type ApprovalContender } from './approvalBench.js';
 import { benchSettings, type SqliteVariant } from './benchSettings.js';
 import { ensurePeers } from './ensurePeers.js';
 import { fixtureReplayFigure } from './fixtureReplayFigure.js';
+import { floorRatio } from './floorRatio.js';
 import { foldFigures } from './foldFigures.js';
 import { machineInfo } from './machineInfo.js';
 import { pingFigures } from './pingFigures.js';
@@ -42,6 +43,7 @@ const names = {
   openai: 'OpenAI Agents JS',
   langgraph: 'LangGraph',
   floor: 'floor: minimal event-sourced loop',
+  floorJsonl: 'floor, JSONL file: one writeSync per event, no fsync',
 } as const;
 
 const machine = machineInfo();
@@ -109,6 +111,12 @@ const contenders: Contender[] = [
   })),
   ...peerContenders,
   { name: names.floor, script: childScript, args: child('ping-floor'), alwaysRuns: true },
+  {
+    name: names.floorJsonl,
+    script: childScript,
+    args: child('ping-floor-jsonl'),
+    alwaysRuns: true,
+  },
 ];
 const baseline = peers.ok ? names.aiSdk : undefined;
 
@@ -185,7 +193,23 @@ const noPeers = peers.ok ? 'not measured' : 'peers not run';
 const phaseTargets = (phase: Phase) => {
   const row = (name: string) => ping[phase].find((figures) => figures.name === name);
   const growthLabel = `per step at ${mostText} ÷ per step at ${fewestText}`;
+  const processRow = sqliteRows.find((sqliteRow) => sqliteRow.durability === 'process');
+  const toFloor = (name: string, floor: string) => floorRatio(runs[phase], name, floor, most);
   return [
+    ratioTarget(
+      `per step in memory, ${mostText} steps, agentlog ÷ the floor`,
+      toFloor(names.memory, names.floor),
+      6,
+      undefined,
+      phase,
+    ),
+    ratioTarget(
+      `per step on SQLite (durability process), ${mostText} steps, agentlog ÷ the floor's JSONL append`,
+      processRow === undefined ? undefined : toFloor(sqliteRowName(processRow), names.floorJsonl),
+      3,
+      undefined,
+      phase,
+    ),
     ratioTarget(
       `per step in memory, ${fewestText} steps, agentlog ÷ AI SDK 7`,
       row(names.memory)?.bySteps.get(fewest)?.ratio,

@@ -1,4 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
+import type { ChatMessage } from '../messages/chatMessage.js';
+import { messagesSource, type MessagesSource } from './completionRequest.js';
 import { messagesLineage } from './stateQueries.js';
 import type { CompletionRequest } from '../ports/chatCompletion.js';
 import { canonicalJson } from '../support/json.js';
@@ -11,9 +13,10 @@ export function requestFingerprint(request: CompletionRequest): string {
 /**
  * Computes `requestFingerprint` in O(new messages) per completion: the SHA-256 of the messages
  * seen so far is kept and extended, and copied to finish each digest, so the digests are the
- * very ones `requestFingerprint` gives. It extends only message lists that the state built from
- * one append-only history (`completionMessages`), whose earlier items cannot differ; any other
- * request, such as one a `beforeCompletion` hook rebuilt, is hashed whole.
+ * very ones `requestFingerprint` gives. It extends only requests whose messages come from one
+ * append-only history (`completionRequest`, or a list `completionMessages` built), whose earlier
+ * items cannot differ, reading the new messages from the history without building the list; any
+ * other request, such as one a `beforeCompletion` hook rebuilt, is hashed whole.
  */
 export class RequestFingerprinter {
   #items: unknown;
@@ -45,28 +48,28 @@ export class RequestFingerprinter {
 
   /** The fingerprint of `request`, equal to `requestFingerprint(request)`. */
   fingerprint(request: CompletionRequest): string {
-    const lineage = messagesLineage(request.messages);
-    if (lineage === undefined || !hasOnlyMessagesAndTools(request)) {
+    // A request as `completionRequest` built it is read through its history, not its list.
+    const source = messagesSource(request) ?? listSource(request.messages);
+    if (source === undefined || !hasOnlyMessagesAndTools(request)) {
       return requestFingerprint(request);
     }
-    const { messages } = request;
     if (
       this.#hash === undefined ||
-      lineage.items !== this.#items ||
-      lineage.summaryIndex !== this.#summaryIndex ||
-      messages.length < this.#count
+      source.items !== this.#items ||
+      source.summaryIndex !== this.#summaryIndex ||
+      source.length < this.#count
     ) {
       // Sorted keys: "messages" comes before "tools".
       this.#hash = createHash('sha256').update('{"messages":[');
-      this.#items = lineage.items;
-      this.#summaryIndex = lineage.summaryIndex;
+      this.#items = source.items;
+      this.#summaryIndex = source.summaryIndex;
       this.#count = 0;
     }
-    for (let index = this.#count; index < messages.length; index += 1) {
-      const text = canonicalJson(messages[index]);
+    for (let index = this.#count; index < source.length; index += 1) {
+      const text = canonicalJson(source.at(index));
       this.#hash.update(index === 0 ? text : `,${text}`);
     }
-    this.#count = messages.length;
+    this.#count = source.length;
     if (request.tools !== this.#tools) {
       this.#tools = request.tools;
       this.#toolsText = canonicalJson(request.tools);
@@ -76,6 +79,14 @@ export class RequestFingerprinter {
       request.settings === undefined ? '' : `"settings":${canonicalJson(request.settings)},`;
     return this.#hash.copy().update(`],${settings}"tools":${this.#toolsText}}`).digest('hex');
   }
+}
+
+/** The source of a list that `completionMessages` built, or `undefined` for any other list. */
+function listSource(messages: readonly ChatMessage[]): MessagesSource | undefined {
+  const lineage = messagesLineage(messages);
+  return lineage === undefined
+    ? undefined
+    : { ...lineage, length: messages.length, at: (index) => messages[index] as ChatMessage };
 }
 
 /**

@@ -4,9 +4,10 @@ import type { RunCursor } from '../decider/runCursor.js';
 import { AgentError } from '../errors/agentError.js';
 import { CompletionError, failureKindOfThrown } from '../errors/completionError.js';
 import { isAgentlogError } from '../errors/agentlogError.js';
-import { completionMessages, toolCallOf } from '../events/stateQueries.js';
+import { completionRequest } from '../events/completionRequest.js';
+import { toolCallOf } from '../events/stateQueries.js';
 import type { AssistantMessage, ChatMessage } from '../messages/chatMessage.js';
-import type { CompletionRequest, CompletionResponse, ToolSpec } from '../ports/chatCompletion.js';
+import type { CompletionResponse, ToolSpec } from '../ports/chatCompletion.js';
 import type { Tool } from '../api/tool.js';
 import { transformWithHooks } from './callHooks.js';
 import { rememberFingerprints } from '../writer/foldCache.js';
@@ -23,10 +24,8 @@ import type { RunScope } from './runScope.js';
  */
 export async function askModel(scope: RunScope, cursor: RunCursor): Promise<RunCursor> {
   const { writer, config } = scope;
-  const initial: CompletionRequest = {
-    messages: completionMessages(writer.state),
-    tools: toolSpecs(config.tools),
-  };
+  // Its messages are built when the model (or a hook) reads them: O(1) until then.
+  const initial = completionRequest(writer.state, toolSpecs(config.tools));
   const request = await transformWithHooks(scope, 'beforeCompletion', initial);
   let raw: unknown;
   const { signal } = scope.options;
@@ -60,9 +59,8 @@ export async function askModel(scope: RunScope, cursor: RunCursor): Promise<RunC
     requestFingerprint: scope.fingerprints.fingerprint(request),
     response,
   });
-  // A new agent on this stream in this process goes on hashing from here.
-  const progress = scope.fingerprints.snapshot();
-  if (progress !== undefined) rememberFingerprints(config.store, writer.streamId, progress);
+  // A new agent on this stream in this process goes on hashing from where this one got.
+  rememberFingerprints(config.store, writer.streamId, scope.fingerprints);
   // The raw answer is recorded before hooks see it: a stop they ask for, or their failure, comes
   // after it.
   writer.defer(answered.events);

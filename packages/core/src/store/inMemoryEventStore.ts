@@ -106,23 +106,23 @@ function append(
   if (decision.kind === 'alreadyStored')
     return { nextExpectedRevision: decision.nextExpectedRevision };
 
-  const fresh = decision.indexes.map((index) => events[index] as NewStreamEvent);
+  // Serialised before the first write, so nothing can fail half-way.
+  const { indexes, firstRevision } = decision;
+  const texts = new Array<string>(indexes.length);
+  for (let index = 0; index < indexes.length; index += 1) {
+    const { type, data, metadata } = events[indexes[index] as number] as NewStreamEvent;
+    texts[index] = JSON.stringify({
+      type,
+      data,
+      metadata: { ...metadata, revision: firstRevision + index },
+    });
+  }
   const target = stream ?? { events: [], revisionByEventId: new Map<string, number>() };
   if (stream === undefined) state.streams.set(streamId, target);
-  // Serialised before the first write, so nothing can fail half-way.
-  const texts = fresh.map((event, index) =>
-    JSON.stringify({
-      type: event.type,
-      data: event.data,
-      metadata: { ...event.metadata, revision: decision.firstRevision + index },
-    }),
-  );
-  for (const [index, text] of texts.entries()) {
-    target.events.push(text);
-    target.revisionByEventId.set(
-      (fresh[index] as NewStreamEvent).metadata.eventId,
-      target.events.length - 1,
-    );
+  for (let index = 0; index < texts.length; index += 1) {
+    const { eventId } = (events[indexes[index] as number] as NewStreamEvent).metadata;
+    target.revisionByEventId.set(eventId, target.events.length);
+    target.events.push(texts[index] as string);
   }
   // The index entry goes in with the events, in the same synchronous step (SPEC WRK-6).
   if (options?.work !== undefined) state.work.record(streamId, options.work);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../events/agentEvent.js';
 import { initialState, type AgentState } from '../events/agentState.js';
 import { evolve } from '../events/evolve.js';
+import { completionRequest } from '../events/completionRequest.js';
 import { completionMessages } from '../events/stateQueries.js';
 import { RequestFingerprinter, requestFingerprint } from '../events/requestFingerprint.js';
 import type { ToolSpec } from '../ports/chatCompletion.js';
@@ -15,7 +16,7 @@ const tools: readonly ToolSpec[] = [
   { name: 'ping', description: 'Answers pong.', parameters: { type: 'object', properties: {} } },
 ];
 
-type Step = 'user' | 'assistant' | 'summary' | 'branch' | 'rebuilt' | 'otherTools';
+type Step = 'user' | 'assistant' | 'summary' | 'branch' | 'rebuilt' | 'otherTools' | 'lazy';
 
 function event(
   state: AgentState,
@@ -40,17 +41,39 @@ function addUser(state: AgentState, text: string): AgentState {
 }
 
 describe('request fingerprints', () => {
-  it('RPL-1 the incremental fingerprint equals the whole-request SHA-256 at every completion', () => {
+  it('RPL-1 the incremental fingerprint equals the whole-request SHA-256 at every completion, also read from the history of a request whose list was never built', () => {
     fc.assert(
       fc.property(
         fc.array(
-          fc.constantFrom<Step>('user', 'assistant', 'summary', 'branch', 'rebuilt', 'otherTools'),
+          fc.constantFrom<Step>(
+            'user',
+            'assistant',
+            'summary',
+            'branch',
+            'rebuilt',
+            'otherTools',
+            'lazy',
+          ),
           { maxLength: 40 },
         ),
         fc.string(),
-        (steps, text) => {
+        fc.boolean(),
+        (steps, text, system) => {
           const fingerprints = new RequestFingerprinter();
-          let state = addUser(initialState, text);
+          // With a system prompt, a summary's request starts with it (SPEC MSG-4).
+          const start = system
+            ? evolve(initialState, {
+                type: 'SystemPromptAdded',
+                data: { text: 'be brief' },
+                metadata: {
+                  eventId: 'sys',
+                  at: '2026-01-01T00:00:00.000Z',
+                  revision: 0,
+                  schemaVersion: 1,
+                },
+              })
+            : initialState;
+          let state = addUser(start, text);
           let earlier = state;
           for (const [index, step] of steps.entries()) {
             if (step === 'user') state = addUser(state, `${text}${index}`);
@@ -71,6 +94,13 @@ describe('request fingerprints', () => {
             }
             if (index % 3 === 0) earlier = state;
             const messages = completionMessages(state);
+            if (step === 'lazy') {
+              // Hashed from the history, without building the list; the list is the same.
+              const lazy = completionRequest(state, tools);
+              expect(fingerprints.fingerprint(lazy)).toBe(requestFingerprint({ messages, tools }));
+              expect(lazy.messages).toBe(messages);
+              continue;
+            }
             const request =
               step === 'rebuilt'
                 ? { messages: [...messages].reverse(), tools }

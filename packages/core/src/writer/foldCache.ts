@@ -9,7 +9,13 @@ import type { FingerprintSnapshot } from '../events/requestFingerprint.js';
 interface CachedFold {
   readonly state: AgentState;
   readonly eventId: string;
-  readonly fingerprints?: FingerprintSnapshot;
+  /** Where the fingerprint progress of the stream's agent is read, when a new agent needs it. */
+  readonly fingerprints?: FingerprintSource;
+}
+
+/** What keeps the request fingerprint's progress: its `snapshot()` is taken only when needed. */
+export interface FingerprintSource {
+  snapshot(): FingerprintSnapshot | undefined;
 }
 
 // Per store object, the last fold of each stream: a cache of a pure function of the stream's
@@ -40,14 +46,20 @@ export function rememberFold(
   cache.set(streamId, { state, eventId, ...(fingerprints === undefined ? {} : { fingerprints }) });
 }
 
-/** Remembers how far the request fingerprint of `streamId` got, with the fold it belongs to. */
+/**
+ * Remembers where the request fingerprint of `streamId` is kept. Its progress is copied when a new
+ * agent on the stream asks for it, not at every step: a fingerprint over the same history is
+ * valid whatever point of the history a fold stands at, since the history only grows (a request
+ * shorter than what was hashed starts the hash again).
+ */
 export function rememberFingerprints(
   store: EventStore,
   streamId: string,
-  fingerprints: FingerprintSnapshot,
+  fingerprints: FingerprintSource,
 ): void {
   const cached = caches.get(store)?.get(streamId);
-  if (cached !== undefined) caches.get(store)?.set(streamId, { ...cached, fingerprints });
+  if (cached !== undefined && cached.fingerprints !== fingerprints)
+    caches.get(store)?.set(streamId, { ...cached, fingerprints });
 }
 
 /** What `foldOfStream` found: the state, and the fingerprint progress that goes with it. */
@@ -76,10 +88,8 @@ export async function foldOfStream(
       const { state } = foldRead(store, streamId, stored.slice(1), cached.state);
       const last = stored.at(-1);
       if (last !== undefined) rememberFold(store, streamId, state, last.metadata.eventId);
-      return {
-        state,
-        ...(cached.fingerprints === undefined ? {} : { fingerprints: cached.fingerprints }),
-      };
+      const fingerprints = cached.fingerprints?.snapshot();
+      return { state, ...(fingerprints === undefined ? {} : { fingerprints }) };
     }
     warn(
       `stream ${streamId}: the fold this process kept up to revision ${revision} no longer matches the store (${first === undefined ? 'that revision is gone' : `event ${first.metadata.eventId} is there now, not ${cached.eventId}`}); folding the stream from its start`,

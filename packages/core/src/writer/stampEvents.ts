@@ -10,7 +10,8 @@ import { eventDataSchemas } from '../events/eventSchemas.js';
 import { foldInto } from '../events/evolve.js';
 import { editableDraft, publish } from '../events/stateDraft.js';
 import type { Check } from '../support/checks.js';
-import { findNonJson, markParsedJson, parsedCopy } from '../support/json.js';
+import { markParsedJson } from '../support/json.js';
+import { frozenJsonCopy, NotJsonError } from './frozenJsonCopy.js';
 import { MIN_SECRET_LENGTH, REDACTED } from '../support/secretMasker.js';
 
 /** What stamps an event: the injected clock and ids, and the values never to be stored. */
@@ -28,18 +29,14 @@ export interface Stamp {
  * `InvalidEventError` for data that is not JSON or does not match its event type.
  */
 export function stampEvent(event: PendingEvent, stamp: Stamp): Draft {
-  // The strict walk names what is not JSON; the copy is native: what a store hands back.
-  const nonJson = nonJsonIn(event.data);
-  if (nonJson !== undefined)
-    throw new InvalidEventError(event.type, undefined, `${nonJson} is not JSON`);
-  const data: unknown = maskedCopy(event.data, stamp.secrets);
+  const data: unknown = maskedCopy(event.type, event.data, stamp.secrets);
   const problem = (eventDataSchemas[event.type] as Check<unknown> | undefined)?.(data, '');
   if (problem !== undefined) throw new InvalidEventError(event.type, undefined, problem);
-  const metadata = {
+  const metadata = markParsedJson({
     eventId: stamp.ids(),
     at: stamp.clock().toISOString(),
     schemaVersion: CURRENT_SCHEMA_VERSION,
-  };
+  });
   return { type: event.type, data, metadata };
 }
 
@@ -74,27 +71,26 @@ export function foldDrafts(
   return { state: publish(draft), events };
 }
 
-function nonJsonIn(value: unknown): string | undefined {
-  try {
-    return findNonJson(value);
-  } catch {
-    // A cyclic value recurses until the stack runs out.
-    return '$ (cyclic or too deeply nested)';
-  }
-}
-
 /**
- * The data as a store hands it back, with every occurrence of a secret replaced, in any string
- * of it: a key the model or a tool echoes is never stored. Without secrets it is a plain copy.
+ * The data as a store hands it back, frozen (`frozenJsonCopy`), with every occurrence of a secret
+ * replaced, in any string of it: a key the model or a tool echoes is never stored. Without secrets
+ * it is the one copy of the write path; data that is not JSON throws `InvalidEventError`.
  */
-function maskedCopy<T>(value: T, secrets: readonly string[]): T {
-  if (secrets.length === 0) return parsedCopy(value);
-  let text = JSON.stringify(value);
-  for (const secret of secrets) {
-    if (secret.length < MIN_SECRET_LENGTH) continue;
-    // The secret as it appears inside a JSON string (escapes included).
-    const escaped = JSON.stringify(secret).slice(1, -1);
-    if (text.includes(escaped)) text = text.split(escaped).join(REDACTED);
+function maskedCopy<T>(type: string, value: T, secrets: readonly string[]): T {
+  try {
+    // The copy walks the caller's value once: it checks it is JSON and detaches it from the caller.
+    const copied = frozenJsonCopy(value);
+    if (!secrets.some((secret) => secret.length >= MIN_SECRET_LENGTH)) return copied;
+    let text = JSON.stringify(copied);
+    for (const secret of secrets) {
+      if (secret.length < MIN_SECRET_LENGTH) continue;
+      // The secret as it appears inside a JSON string (escapes included).
+      const escaped = JSON.stringify(secret).slice(1, -1);
+      if (text.includes(escaped)) text = text.split(escaped).join(REDACTED);
+    }
+    return frozenJsonCopy(JSON.parse(text) as T);
+  } catch (error) {
+    if (error instanceof NotJsonError) throw new InvalidEventError(type, undefined, error.message);
+    throw error;
   }
-  return markParsedJson(JSON.parse(text) as T);
 }
