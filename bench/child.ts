@@ -6,6 +6,8 @@
 //   node bench/dist/child.js fold <events>
 //   node bench/dist/child.js sqlite-prepare <dir> <events>
 //   node bench/dist/child.js sqlite-build|sqlite-resume|sqlite-fork <dir>
+//   node bench/dist/child.js growth <dir> replay|report|inspect|fork|list|pending
+import { fileURLToPath } from 'node:url';
 import type { SqliteDurability } from '@agentlog/store';
 import { reportChildResult } from './childResult.js';
 
@@ -70,6 +72,14 @@ switch (scenario) {
     const figure =
       scenario === 'sqlite-build' ? 'build' : scenario === 'sqlite-resume' ? 'resume' : 'fork';
     await measureSqliteStream(first, figure);
+    break;
+  }
+  case 'growth': {
+    const { growthCommands, measureCliGrowth } = await import('./measureCliGrowth.js');
+    const command = growthCommands.find((name) => name === second);
+    if (command === undefined) throw new Error(`bench child: unknown growth command ${second}`);
+    const rootDir = fileURLToPath(new URL('../..', import.meta.url));
+    await measureCliGrowth(rootDir, first, command);
     break;
   }
   default:

@@ -13,6 +13,8 @@ import { ensurePeers } from './ensurePeers.js';
 import { fixtureReplayFigure } from './fixtureReplayFigure.js';
 import { floorRatio } from './floorRatio.js';
 import { foldFigures } from './foldFigures.js';
+import { growthFigures } from './growthFigures.js';
+import { growthTable, growthTargets } from './growthTable.js';
 import { machineInfo } from './machineInfo.js';
 import { pingFigures } from './pingFigures.js';
 import { formatSeconds } from './formatFigures.js';
@@ -186,6 +188,10 @@ const sqlite = await sqliteFigures(
 const fixtures = await fixtureReplayFigure(rootDir, settings.fixtureRuns);
 print(agentlogFiguresTable(fold, sqlite, fixtures));
 
+progress('growth: replay, report, inspect, fork, list, pending at two sizes …');
+const growth = await growthFigures(childScript, settings, progress);
+print(growthTable(growth));
+
 const fewest = Math.min(...settings.steps);
 const most = Math.max(...settings.steps);
 const [fewestText, mostText] = [fewest, most].map((steps) => steps.toLocaleString('en-US'));
@@ -280,6 +286,7 @@ const targets = [
       1.5,
     ),
   ),
+  ...growthTargets(growth),
 ];
 const lines = targetLines(targets);
 console.log(`\nTargets (the issue's; a miss does not fail the command)\n\n${lines.join('\n')}`);

@@ -17,4 +17,9 @@ export interface CliIo {
    * listens for SIGTERM and SIGINT itself.
    */
   readonly shutdown?: AbortSignal;
+  /**
+   * Resolves once standard output can take more (backpressure): a command that prints a lot in
+   * pages (`agentlog inspect`) awaits it after each page. Absent, output is never waited for.
+   */
+  readonly drain?: () => Promise<void>;
 }

@@ -1,9 +1,14 @@
+import { decodeEvent, foldStream, type AgentEvent, type AgentState } from '@agentlog/core';
 import type { CliCommand } from './cliCommand.js';
-import { loadStream } from './loadStream.js';
-import { redactSecretText } from '../redactSecrets.js';
-import { maskForDisplay } from './maskForDisplay.js';
+import { CliError } from './cliError.js';
+import type { CliIo } from './cliIo.js';
+import { invalidAsCliError } from './loadStream.js';
+import type { OpenedStore } from './openStore.js';
+import { openTarget } from './openTarget.js';
+import { readPages } from './readPages.js';
+import { redactSecrets, redactSecretText } from '../redactSecrets.js';
 import { createPainter } from './painter.js';
-import { hiddenLine, timeline } from './timelineLines.js';
+import { hiddenLine, timelineWriter } from './timelineLines.js';
 import { statusOf } from './listCommand.js';
 import { storeOption } from './storeOption.js';
 import { visibleLine } from './visibleText.js';
@@ -42,19 +47,57 @@ export const inspectCommand: CliCommand = {
       .addHelpText('after', legend);
   },
   async run(parsed, io) {
-    // Keys and tokens in the stream are never printed (SPEC RPL-3).
-    const loaded = maskForDisplay(
-      await loadStream(parsed.positionals[0], parsed.string('store'), io),
+    const { opened, streamId } = await openTarget(
+      parsed.positionals[0],
+      parsed.string('store'),
+      io,
     );
-    const print = (line: string) => io.stdout(`${redactSecretText(line)}\n`);
-    const paint = createPainter(io);
-    print(
-      `${paint.bold(visibleLine(loaded.streamId))} ${paint.dim(`(${visibleLine(loaded.source)}) · ${loaded.events.length} events · ${visibleLine(statusOf(loaded.state))}`)}`,
-    );
-    const { lines, hidden } = timeline(loaded.events, paint);
-    for (const line of lines) print(line);
-    const hiddenRevisions = hiddenLine(hidden);
-    if (hiddenRevisions !== undefined) print(paint.dim(hiddenRevisions));
+    try {
+      await printTimeline(opened, streamId, io);
+    } finally {
+      await opened.close();
+    }
     return 0;
   },
 };
+
+/**
+ * Prints the timeline of `streamId` as it reads it, one page of events at a time, in two passes:
+ * the first folds the stream (checking it, SPEC EVT-4, and learning its status for the first
+ * line), the second describes and prints it, waiting for the reader when stdout is full. Neither
+ * keeps the events: memory holds a page, the fold's state and the timeline's call names. A
+ * stream that is unknown, contradicts itself or holds a damaged row fails in the first pass,
+ * before a line is printed, naming the stream and the revision.
+ */
+async function printTimeline(opened: OpenedStore, streamId: string, io: CliIo): Promise<void> {
+  let state: AgentState | undefined;
+  let count = 0;
+  for await (const page of readPages(opened.store, streamId)) {
+    state = await invalidAsCliError(streamId, () => foldStream(page, state).state);
+    count += page.length;
+  }
+  if (state === undefined) throw new CliError(`no stream ${streamId} in ${opened.label}`);
+  // Keys and tokens in the stream are never printed (SPEC RPL-3).
+  const print = (lines: readonly string[]) => {
+    if (lines.length > 0) io.stdout(lines.map((line) => `${redactSecretText(line)}\n`).join(''));
+  };
+  const paint = createPainter(io);
+  print([
+    `${paint.bold(visibleLine(streamId))} ${paint.dim(`(${visibleLine(opened.label)}) · ${count} events · ${visibleLine(statusOf(state))}`)}`,
+  ]);
+  const writer = timelineWriter(state.revision, paint);
+  let held: AgentEvent | undefined;
+  for await (const page of readPages(opened.store, streamId)) {
+    const events = redactSecrets(page.map(decodeEvent));
+    const lines: string[] = [];
+    for (const event of events) {
+      if (held !== undefined) lines.push(...writer.add(held, event));
+      held = event;
+    }
+    print(lines);
+    await io.drain?.();
+  }
+  if (held !== undefined) print(writer.add(held, undefined));
+  const hiddenRevisions = hiddenLine(writer.hidden);
+  if (hiddenRevisions !== undefined) print([paint.dim(hiddenRevisions)]);
+}

@@ -1,8 +1,8 @@
-import { resolve } from 'node:path';
 import { foldStream, isAgentlogError, type AgentEvent, type AgentState } from '@agentlog/core';
 import { CliError } from './cliError.js';
 import type { CliIo } from './cliIo.js';
-import { openJsonl, openStore, type OpenedStore } from './openStore.js';
+import type { OpenedStore } from './openStore.js';
+import { openTarget } from './openTarget.js';
 
 /** A stream read and folded for display: its id, where it came from, its events and state. */
 export interface LoadedStream {
@@ -24,13 +24,8 @@ export async function loadStream(
   where: string | undefined,
   io: CliIo,
 ): Promise<LoadedStream> {
-  const opened =
-    target !== undefined && /\.jsonl$/i.test(target)
-      ? await openJsonl(target, resolve(io.cwd, target))
-      : await openStore(where, io, { readonly: true });
+  const { opened, streamId } = await openTarget(target, where, io);
   try {
-    const streamId = target === undefined || opened.kind === 'jsonl' ? opened.soleStream : target;
-    if (streamId === undefined) throw new CliError('name the stream (or a .jsonl file) to read');
     return { streamId, source: opened.label, ...(await readFolded(opened, streamId)) };
   } finally {
     await opened.close();
@@ -44,8 +39,20 @@ export async function readFolded(
 ): Promise<{ events: AgentEvent[]; state: AgentState }> {
   const stored = await opened.store.readStream(streamId);
   if (stored.length === 0) throw new CliError(`no stream ${streamId} in ${opened.label}`);
+  return invalidAsCliError(streamId, () => foldStream(stored));
+}
+
+/**
+ * Runs `read`, turning an `InvalidEventError` of the fold (events that contradict each other)
+ * into a `CliError` that names the stream; the error names the event and its revision. (A store's
+ * own `InvalidEventError`, a stored row that is no event, already names the stream.)
+ */
+export async function invalidAsCliError<T>(
+  streamId: string,
+  read: () => T | Promise<T>,
+): Promise<T> {
   try {
-    return foldStream(stored);
+    return await read();
   } catch (error) {
     if (isAgentlogError(error) && error.code === 'invalidEvent')
       throw new CliError(`stream ${streamId}: ${error.message}`);

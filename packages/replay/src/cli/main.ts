@@ -20,4 +20,19 @@ process.exitCode = await runCli(process.argv.slice(2), {
   env: process.env,
   cwd: process.cwd(),
   isTTY: process.stdout.isTTY === true,
+  // Backpressure: a full pipe (a slow reader) makes a paged command wait, not buffer its output.
+  drain: () => stdoutDrained(),
 });
+
+/** Resolves when stdout's buffer has drained, or at once when it is not full or the reader is gone. */
+function stdoutDrained(): Promise<void> {
+  const out = process.stdout;
+  if (!out.writableNeedDrain || readerGone) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      for (const event of ['drain', 'close', 'error']) out.off(event, done);
+      resolve();
+    };
+    for (const event of ['drain', 'close', 'error']) out.once(event, done);
+  });
+}

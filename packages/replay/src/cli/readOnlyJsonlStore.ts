@@ -36,5 +36,9 @@ function select(events: readonly StreamEvent[], options: ReadStreamOptions): Str
       .slice(0, max);
   }
   const from = options.fromRevision ?? 0;
+  // Revisions count from 0 without gaps in a file read back: a page is a slice, not a scan.
+  if (events[from]?.metadata.revision === from) {
+    return events.slice(from, max === Number.POSITIVE_INFINITY ? undefined : from + max);
+  }
   return events.filter((event) => event.metadata.revision >= from).slice(0, max);
 }

@@ -19,22 +19,45 @@ export function timelineLines(events: readonly AgentEvent[], paint: Painter): st
 
 /** {@link timelineLines}, plus the revisions it hides. */
 export function timeline(events: readonly AgentEvent[], paint: Painter): Timeline {
-  const memory: TimelineMemory = { calls: new Map(), refusals: new Map() };
-  const width = `#${events.at(-1)?.metadata.revision ?? 0}`.length + 2;
+  const writer = timelineWriter(events.at(-1)?.metadata.revision ?? 0, paint);
   const lines: string[] = [];
+  events.forEach((event, index) => lines.push(...writer.add(event, events[index + 1])));
+  return { lines, hidden: writer.hidden };
+}
+
+/** A timeline built one event at a time, for a stream read in pages. */
+export interface TimelineWriter {
+  /** The lines of `event` (none for a hidden one); `next` is the event after it, if any. */
+  add(event: AgentEvent, next: AgentEvent | undefined): string[];
+  /** The revisions hidden so far, in order, with the type of their event. */
+  readonly hidden: Timeline['hidden'];
+}
+
+/**
+ * A {@link TimelineWriter} for a stream whose last revision is `lastRevision` (it sets the width
+ * of the revision column): what it keeps between events is the tool calls by id, the refusals
+ * and the hidden revisions, never the events.
+ */
+export function timelineWriter(lastRevision: number, paint: Painter): TimelineWriter {
+  const memory: TimelineMemory = { calls: new Map(), refusals: new Map() };
+  const width = `#${lastRevision}`.length + 2;
   const hidden: { revision: number; type: string }[] = [];
-  events.forEach((event, index) => {
-    const text = describeEvent(event, events[index + 1], memory, paint);
-    if (text === undefined) {
-      hidden.push({ revision: event.metadata.revision, type: event.type });
-      return;
-    }
-    // A line with data below it (a stop's result) continues under its text, indented.
-    const [first = '', ...more] = text.split('\n');
-    lines.push(`${paint.dim(`#${event.metadata.revision}`.padEnd(width))}${first}`);
-    for (const line of more) lines.push(`${' '.repeat(width)}${line}`);
-  });
-  return { lines, hidden };
+  return {
+    hidden,
+    add(event, next) {
+      const text = describeEvent(event, next, memory, paint);
+      if (text === undefined) {
+        hidden.push({ revision: event.metadata.revision, type: event.type });
+        return [];
+      }
+      // A line with data below it (a stop's result) continues under its text, indented.
+      const [first = '', ...more] = text.split('\n');
+      return [
+        `${paint.dim(`#${event.metadata.revision}`.padEnd(width))}${first}`,
+        ...more.map((line) => `${' '.repeat(width)}${line}`),
+      ];
+    },
+  };
 }
 
 const whyHidden: Readonly<Record<string, string>> = {
