@@ -233,6 +233,50 @@ describe('agentlog serve: the reviewer console', () => {
     });
   });
 
+  it('HITL-15 REV-3: the decide form’s box and the API’s scope approve the tool for the rest of the run; a refusal for the run is refused and writes nothing', async () => {
+    const first = await waitingStore();
+    const { at } = await consoleOn(first.store);
+    const { cookie, csrf } = await signIn(at);
+    const page = await (
+      await fetch(at('/runs/deploy-api/calls/d1'), { headers: { cookie } })
+    ).text();
+    expect(page).toContain('<input type="checkbox" id="approve-scope" name="scope" value="run">');
+    const form = await postForm(at('/runs/deploy-api/calls/d1'), cookie, {
+      csrf,
+      decision: 'approve',
+      scope: 'run',
+    });
+    expect(form.status).toBe(200);
+    expect((await decisions(first.store, 'deploy-api')).map((event) => event.data)).toEqual([
+      { toolCallId: 'd1', feedback: { kind: 'approved' }, by: 'ana', scope: 'run' },
+    ]);
+
+    const second = await waitingStore();
+    const api = await consoleOn(second.store);
+    const post = (body: Record<string, unknown>) =>
+      fetch(api.at('/api/decisions'), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${BO}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ streamId: 'deploy-api', toolCallId: 'd1', ...body }),
+      });
+    const refusedForRun = await post({ decision: 'refuse', scope: 'run' });
+    expect(refusedForRun.status).toBe(400);
+    expect(await refusedForRun.json()).toEqual({
+      error: 'only an approval can cover the rest of the run; a refusal answers its one call',
+    });
+    const unknownScope = await post({ decision: 'approve', scope: 'forever' });
+    expect(unknownScope.status).toBe(400);
+    expect(await decisions(second.store, 'deploy-api')).toEqual([]);
+    const created = await post({ decision: 'approve', scope: 'run' });
+    expect(created.status).toBe(201);
+    expect(((await created.json()) as { event: { data: unknown } }).event.data).toEqual({
+      toolCallId: 'd1',
+      feedback: { kind: 'approved' },
+      by: 'bo',
+      scope: 'run',
+    });
+  });
+
   it('REV-3: every response carries the strict CSP and no page holds inline script or style', async () => {
     const { store, streamId } = await waitingStore();
     const { at } = await consoleOn(store);

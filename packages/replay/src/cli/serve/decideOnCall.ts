@@ -22,6 +22,8 @@ export interface DecisionRequest {
   readonly payload?: JsonValue;
   /** For a refusal: words for the model (SPEC HITL-14). */
   readonly reason?: string;
+  /** `run`: the approval covers the tool's later calls in the run that follows (SPEC HITL-15). */
+  readonly scope?: 'call' | 'run';
   /** The stream revision the page showed, to say what changed when the call no longer waits. */
   readonly shownRevision?: number;
 }
@@ -42,9 +44,15 @@ export async function decideOnCall(
   request: DecisionRequest,
   by: string,
 ): Promise<DecisionOutcome> {
-  const { streamId, toolCallId, decision, note, payload, reason } = request;
+  const { streamId, toolCallId, decision, note, payload, reason, scope } = request;
   if (decision === 'approve' && reason !== undefined)
     return { ok: false, status: 400, message: 'an approval takes no reason: only a refusal does' };
+  if (decision === 'refuse' && scope === 'run')
+    return {
+      ok: false,
+      status: 400,
+      message: 'only an approval can cover the rest of the run; a refusal answers its one call',
+    };
   const stored = await storedEvents(store, streamId);
   if (stored.length === 0) return { ok: false, status: 404, message: `no stream ${streamId}` };
   const { state } = foldStream(stored);
@@ -59,6 +67,7 @@ export async function decideOnCall(
     await recordDecision(store, streamId, toolCallId, feedback, {
       by,
       ...(note === undefined ? {} : { note }),
+      ...(scope === 'run' ? { scope } : {}),
     });
   } catch (error) {
     if (isAgentlogError(error) && error.code === 'invalidFeedback') {

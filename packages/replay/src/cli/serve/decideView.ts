@@ -37,6 +37,8 @@ ${waiting?.ambiguous === true && markup`<p class="notice">Ambiguous (TOOL-7): it
 <input type="hidden" name="decision" value="approve">
 <label for="approve-note">Note (for the audit only; the model never reads it)</label>
 <input type="text" id="approve-note" name="note">
+<p><input type="checkbox" id="approve-scope" name="scope" value="run">
+<label for="approve-scope">Also approve every later call of ${call?.toolCall.name ?? '?'} for the rest of this run (HITL-15)</label></p>
 <p><button type="submit">Approve</button></p>
 </form>
 <form method="post" action="${action}" class="decision" id="refuse">${hidden}

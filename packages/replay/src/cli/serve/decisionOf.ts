@@ -20,6 +20,10 @@ export function decisionOf(fields: Record<string, unknown>, api = false): Decisi
   for (const key of ['note', 'reason'])
     if (fields[key] !== undefined && typeof fields[key] !== 'string')
       return `${key} must be a string`;
+  // A form's checkbox sends `scope=run` only when it is ticked.
+  const scope = fields['scope'];
+  if (scope !== undefined && scope !== 'call' && scope !== 'run')
+    return "scope must be 'call' or 'run'";
   let payload: JsonValue | undefined;
   if (api) payload = fields['payload'] as JsonValue | undefined;
   else {
@@ -40,6 +44,7 @@ export function decisionOf(fields: Record<string, unknown>, api = false): Decisi
     decision,
     ...(note === undefined ? {} : { note }),
     ...(reason === undefined ? {} : { reason }),
+    ...(scope === 'run' ? { scope } : {}),
     ...(payload === undefined || payload === null ? {} : { payload }),
     ...(Number.isSafeInteger(revision) ? { shownRevision: revision } : {}),
   };
