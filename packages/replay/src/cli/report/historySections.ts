@@ -1,4 +1,5 @@
 // The end of the audit page: the conversation, the warnings and the stops.
+import { stopLabel } from './stopLabel.js';
 import type { AgentEvent, ChatMessage } from '@agentlog/core';
 import { at, callRef } from './marks.js';
 import { markup, type SafeHtml } from './html.js';
@@ -54,7 +55,7 @@ export function warningsAndStopsSection(events: readonly AgentEvent[]): SafeHtml
       'toolCall' in reason
         ? markup` · ${callRef(reason.toolCall.name, reason.toolCall.id)}`
         : markup``;
-    return [markup`<li>${at(event)} <b>${reason.kind}</b> (${cause})${target}</li>`];
+    return [markup`<li>${at(event)} <b>${stopLabel(reason, cause)}</b>${target}</li>`];
   });
   const list = (items: SafeHtml[], none: string) =>
     items.length === 0

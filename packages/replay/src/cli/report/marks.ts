@@ -32,7 +32,7 @@ export function statusMark(status: AuditStatus, decisionPending = false): SafeHt
 }
 
 export const at = (event: AgentEvent) =>
-  markup`<span class="rev">#${event.metadata.revision}</span> <time>${event.metadata.at}</time>`;
+  markup`<span class="rev">#${event.metadata.revision}</span> <time datetime="${event.metadata.at}">${readableTime(event.metadata.at)}</time>`;
 
 /** `850 ms`, `12.3 s`, `4 min 05 s`, `2 h 03 min`. */
 export function formatDuration(ms: number | undefined): string {

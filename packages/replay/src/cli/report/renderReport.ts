@@ -1,3 +1,4 @@
+import { readableTime } from './marks.js';
 import { createHash } from 'node:crypto';
 import type { LoadedStream } from '../loadStream.js';
 import { auditModel } from './auditModel.js';
@@ -58,8 +59,8 @@ export function renderReport(loaded: LoadedStream): string {
   const { streamId, source, events, state } = loaded;
   const model = auditModel(loaded);
   const shelf = new PayloadShelf();
-  const first = events[0]?.metadata.at ?? '';
-  const last = events.at(-1)?.metadata.at ?? '';
+  const first = readableTime(events[0]?.metadata.at ?? '');
+  const last = readableTime(events.at(-1)?.metadata.at ?? '');
   // Built in page order, so the payload shelf shows each payload in full where it first appears.
   const outcome = outcomeSection(state, events, shelf);
   const decisions = decisionsSection(model, shelf);

@@ -184,7 +184,7 @@ describe('the sections', () => {
   it('the outcome names the stop, its cause and a summary of the payload', async () => {
     const loaded = await releaseRun();
     const text = textOf(outcomeSection(loaded.state, loaded.events, new PayloadShelf()).toString());
-    expect(text).toContain('Stopped: requestedByTool (toolRequestedStop)');
+    expect(text).toContain('Stopped: finished: a tool handed over the result');
     expect(text).toContain('The tool publish p1 ended the run.');
     expect(text).toContain('Result: {"published":"1.0","channel":"stable-7q"}');
   });

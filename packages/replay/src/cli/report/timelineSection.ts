@@ -1,9 +1,10 @@
 // The audit page's timeline: per step its duration, model, tokens and events.
+import { stopLabel } from './stopLabel.js';
 import type { AgentEvent } from '@agentlog/core';
 import { approvalVerdictText, decisionScopeText } from '../approvalVerdictText.js';
 import type { AuditModel, AuditStep } from './auditModel.js';
-import { formatDuration, pause } from './marks.js';
-import { clockTime, oneLine, quoted, summarizeArgs } from '../summarizeArgs.js';
+import { formatDuration, pause, readableTime } from './marks.js';
+import { oneLine, quoted, summarizeArgs } from '../summarizeArgs.js';
 import { markup, type SafeHtml } from './html.js';
 import { outputLine } from './toolCallsSection.js';
 
@@ -84,7 +85,7 @@ function eventLine(
         >· decision on ${name(event.data.toolCallId)} (${event.data.toolCallId}) read</span
       >`;
     case 'AgentStopped':
-      return markup`■ stopped: ${event.data.reason.kind} (${event.data.cause})`;
+      return markup`■ ${stopLabel(event.data.reason, event.data.cause)}`;
     case 'WarningRecorded':
       return markup`⚠ ${event.data.message}`;
     case 'StopRequested':
@@ -103,7 +104,7 @@ function eventLines(events: readonly AgentEvent[], model: AuditModel): SafeHtml 
       : [
           markup`<li>
             <span class="rev">#${event.metadata.revision}</span>
-            <time>${clockTime(event.metadata.at)}</time> ${line}
+            <time datetime="${event.metadata.at}">${readableTime(event.metadata.at)}</time> ${line}
           </li>`,
         ];
   });

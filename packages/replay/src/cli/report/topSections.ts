@@ -4,6 +4,7 @@ import type { AuditModel } from './auditModel.js';
 import type { PayloadShelf } from './payloads.js';
 import { argsSummary, argsView } from './drafts.js';
 import { callRef, readableTime } from './marks.js';
+import { stopLabel } from './stopLabel.js';
 import { markup, type SafeHtml } from './html.js';
 import { decidedStop } from '../decidedStop.js';
 
@@ -71,8 +72,7 @@ export function outcomeSection(
   return markup`<section id="outcome" class="outcome">
     <p class="stop">
       Stopped:
-      <b>${reason.kind}</b>
-      (${state.stopCause ?? '?'})${who}${stop !== undefined && markup` <span class="meta">at ${stop.metadata.at}</span>`}
+      <b>${stopLabel(reason, state.stopCause)}</b>${who}${stop !== undefined && markup` <span class="meta">at <time datetime="${stop.metadata.at}">${readableTime(stop.metadata.at)}</time></span>`}
     </p>
     ${detail}
   </section>`;
