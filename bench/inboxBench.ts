@@ -18,8 +18,8 @@ import { createSqliteEventStore } from '@agentlog/store';
 // "The inbox shows 10,000 streams in under a second." This bench fills a SQLite store with
 // 10,000 streams (1 in 100 stopped on a call that waits for a decision, the rest finished runs
 // with a tool call), starts `agentlog serve` on it as a user would, and times GET / (the inbox
-// page) and GET /api/pending over HTTP. The console starts folding every stream as it starts, so
-// the first request finds part of that done. Run with `npm run bench:inbox`.
+// page) and GET /api/pending over HTTP. The console reads the store's work index and folds only the
+// streams that wait for a person (SPEC WRK-2). Run with `npm run bench:inbox`.
 
 const streams = Number(process.env['INBOX_STREAMS'] ?? 10_000);
 const waitingEvery = 100;
@@ -77,8 +77,9 @@ async function fill(path: string): Promise<{ events: number; waiting: number }> 
           ...event,
           metadata: { ...event.metadata, eventId: randomUUID() },
         })),
-        // Both stop with nothing for a worker to do: the index holds them as `idle`.
-        { expectedRevision: 'noStream', work: { status: 'idle' } },
+        // Neither needs a worker: the index holds a finished run as `idle` and a run that waits
+        // for a decision as `waiting`, as the agent's own appends write them (SPEC WRK-2).
+        { expectedRevision: 'noStream', work: { status: waits ? 'waiting' : 'idle' } },
       );
       events += source.length;
       if (waits) waitingStreams += 1;
@@ -108,8 +109,7 @@ function serve(path: string, users: string): Promise<{ url: string; child: Child
 }
 
 /**
- * The first GET of `path`, then the median and fastest of `rounds` more, in milliseconds. The
- * console's first inbox request folds every stream; later ones fold only streams that changed.
+ * The first GET of `path`, then the median and fastest of `rounds` more, in milliseconds.
  */
 async function time(
   url: string,

@@ -8,7 +8,8 @@ import { hasWork } from './runStart.js';
  * Where a stream stands for the workers (SPEC WRK-2), pure and O(batch): `running` while a run
  * holds it; `requested` while a requested run is not started; `ready` when it stopped for
  * feedback and every waiting call holds a decision, or its worker released it with work left;
- * `idle` otherwise. A stream that needs nothing is never `requested` or `ready`.
+ * `waiting` when it stopped for feedback and a waiting call holds no decision (it waits for a
+ * person); `idle` otherwise. A stream that needs nothing is never `requested` or `ready`.
  */
 export function workStatus(
   state: AgentState,
@@ -22,7 +23,8 @@ export function workStatus(
   if (state.status === 'stopped' && state.stopReason?.kind === 'feedbackRequired') {
     const waiting = unansweredCalls(state).filter((call) => call.status === 'waiting');
     const decided = waiting.every((call) => state.feedback[call.toolCall.id] !== undefined);
-    return waiting.length > 0 && decided ? 'ready' : 'idle';
+    if (waiting.length === 0) return 'idle';
+    return decided ? 'ready' : 'waiting';
   }
   return released && hasWork(state, settings) ? 'ready' : 'idle';
 }

@@ -2,9 +2,11 @@
  * Where a stream stands for the workers (SPEC WRK-2, WRK-6), as the process that appends computed
  * it from its fold: `requested` (a run was requested and not yet started), `ready` (stopped, and a
  * worker may continue it at once: every waiting call holds a decision, or a worker released it),
- * `running` (a run holds it; it needs work only once its lease lapsed), `idle` (nothing to do).
+ * `running` (a run holds it; it needs work only once its lease lapsed), `waiting` (stopped for
+ * feedback, and a waiting call holds no decision yet: it waits for a person, not for a worker, so
+ * `findWork` never lists it; the reviewer's inbox reads these), `idle` (nothing to do).
  */
-export type WorkStatus = 'requested' | 'ready' | 'running' | 'idle';
+export type WorkStatus = 'requested' | 'ready' | 'running' | 'waiting' | 'idle';
 
 /**
  * The work-index entry an append writes in the same transaction as its events (SPEC WRK-6). A
@@ -91,7 +93,10 @@ export interface WorkIndex {
   retire(workerId: string): Promise<void>;
   /** Workers whose last heartbeat is younger than `withinMs` by the store's clock. */
   listWorkers(options?: { readonly withinMs?: number }): Promise<WorkerInfo[]>;
-  /** The index entries of these streams (of every stream when omitted). */
+  /**
+   * The index entries of these streams (of every stream when omitted). The reviewer's inbox reads
+   * them all and folds only the `waiting` streams (and those the index does not know).
+   */
   workOf(streamIds?: readonly string[]): Promise<Map<string, WorkState>>;
   /**
    * Resolves when work may have appeared (PostgreSQL: a `NOTIFY` from an append that made a stream

@@ -50,6 +50,7 @@ export function createInMemoryWorkIndex(clock: () => Date): InMemoryWorkIndex {
         return 'ready';
       case 'running':
         return entry.leaseUntil !== undefined && entry.leaseUntil <= at ? 'leaseLapsed' : undefined;
+      case 'waiting':
       case 'idle':
         return undefined;
     }

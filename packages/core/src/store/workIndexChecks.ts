@@ -1,7 +1,13 @@
 import type { WorkEntry, WorkIndex, WorkStatus } from '../ports/workIndex.js';
 
 /** The statuses a work-index entry may have (SPEC WRK-2). */
-export const workStatuses: readonly WorkStatus[] = ['requested', 'ready', 'running', 'idle'];
+export const workStatuses: readonly WorkStatus[] = [
+  'requested',
+  'ready',
+  'running',
+  'waiting',
+  'idle',
+];
 
 /**
  * Throws a `RangeError` naming the field unless `work` (the `work` option of an append to

@@ -113,7 +113,7 @@ describe('workers (SPEC WRK)', () => {
     });
     await requestRun(store, { streamId: 'job', agent: 'deployer', input: 'ship it' });
     await waitFor(stopped(store, 'job'), 'the stop for approval');
-    expect((await work.workOf(['job'])).get('job')?.status).toBe('idle');
+    expect((await work.workOf(['job'])).get('job')?.status).toBe('waiting');
     // No worker runs it now; a person approves from anywhere.
     await recordDecision(store, 'job', 'd1', ToolFeedback.approved(), { by: 'ana' });
     await waitFor(

@@ -91,7 +91,7 @@ describe('the workers’ rules (SPEC WRK)', () => {
       .thenThrows('concurrency', 'worker w2 cannot release the run, worker w1 took it');
   });
 
-  it('WRK-2 a stream needs work when requested, when every waiting call holds a decision, or when released with work left', () => {
+  it('WRK-2 a stream needs work when requested, when every waiting call holds a decision, or when released with work left; one that waits for a person is waiting', () => {
     const status = (events: PendingEvent[]) =>
       workStatus(DeciderSpec.for().given(events).state, settings);
     expect(status([])).toBe('idle');
@@ -99,7 +99,7 @@ describe('the workers’ rules (SPEC WRK)', () => {
     expect(status(waitingForApproval.slice(0, 4))).toBe('running');
     // A request that met a live run (its requester's clock said the run had crashed) waits.
     expect(status([...waitingForApproval.slice(1, 4), requested])).toBe('running');
-    expect(status(waitingForApproval)).toBe('idle');
+    expect(status(waitingForApproval)).toBe('waiting');
     expect(status([...waitingForApproval, approved])).toBe('ready');
     const released: PendingEvent = { type: 'RunReleased', data: { worker } };
     expect(status([...waitingForApproval.slice(0, 4), released])).toBe('ready');
@@ -114,7 +114,7 @@ describe('the workers’ rules (SPEC WRK)', () => {
       leaseMs: 60_000,
     });
     expect(workEntry(DeciderSpec.for().given(waitingForApproval).state, settings)).toEqual({
-      status: 'idle',
+      status: 'waiting',
       agent: 'writer',
     });
   });

@@ -1,13 +1,17 @@
 import { alignColumns } from './alignColumns.js';
 import { callsAwaitingDecision } from './awaitingDecision.js';
 import type { CliCommand } from './cliCommand.js';
-import { foldEachStream } from './foldEachStream.js';
+import { readFolded } from './loadStream.js';
 import { openStore } from './openStore.js';
 import { storeOption } from './storeOption.js';
+import { streamsThatMayWait } from './streamsThatMayWait.js';
 import { compactJson, summarizeArgs } from './summarizeArgs.js';
 import { visibleLine } from './visibleText.js';
 
-/** `agentlog pending`: every waiting tool call of every stream. */
+/**
+ * `agentlog pending`: every waiting tool call of every stream. On a store with a work index only
+ * the streams it does not list as finished (`idle`) are folded (SPEC WRK-2).
+ */
 export const pendingCommand: CliCommand = {
   name: 'pending',
   summary: 'list the tool calls that still need a decision',
@@ -34,9 +38,21 @@ export const pendingCommand: CliCommand = {
   async run(parsed, io) {
     const opened = await openStore(parsed.string('store'), io, { readonly: true });
     const rows: string[][] = [];
-    let unreadable;
+    let unreadable = 0;
     try {
-      unreadable = await foldEachStream(opened, 'pending', io, (streamId, { state }) => {
+      // A store with a work index names the streams that wait for a person (SPEC WRK-2): only
+      // those are folded. A stream that cannot be folded is one line on stderr and is skipped.
+      for (const streamId of await streamsThatMayWait(opened.store)) {
+        let state;
+        try {
+          ({ state } = await readFolded(opened, streamId));
+        } catch (error) {
+          unreadable += 1;
+          io.stderr(
+            `agentlog pending: ${visibleLine((error as Error).message.split('\n')[0] ?? '')}\n`,
+          );
+          continue;
+        }
         for (const call of callsAwaitingDecision(state)) {
           const marks = [
             call.shadowed === true ? 'shadowed (HITL-5)' : '',
@@ -48,7 +64,7 @@ export const pendingCommand: CliCommand = {
           const { id, name, args: callArgs } = call.toolCall;
           rows.push([streamId, id, name, summarizeArgs(callArgs) || '-', marks.join(', ')]);
         }
-      });
+      }
     } finally {
       await opened.close();
     }

@@ -81,5 +81,6 @@ describe('agentlog worker and workers (SPEC WRK)', () => {
       }),
     ).toBe('running by w1 until 2026-01-01 10:05:00 [writer]');
     expect(workColumn({ status: 'idle', agent: 'writer' })).toBe('- [writer]');
+    expect(workColumn({ status: 'waiting', agent: 'writer' })).toBe('waiting [writer]');
   });
 });

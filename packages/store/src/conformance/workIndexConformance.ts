@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { EventStore, WorkIndex } from '@agentlog/core';
 import { describeFindWork } from './describeFindWork.js';
 import { describeLeasesAndWorkers } from './describeLeasesAndWorkers.js';
+import { describeWaitingWork } from './describeWaitingWork.js';
 import type { WorkIndexUnderTest } from './workIndexHelpers.js';
 
 /** What a work-index conformance run needs from an adapter. */
@@ -25,8 +26,8 @@ export interface WorkIndexConformanceOptions {
 /**
  * Registers the vitest suite every store with a work index (`EventStore.work`) must pass: the
  * entry is written in the same transaction as the events (SPEC WRK-6), first in first out, agent
- * names and caps, leases judged on the store's clock and renewed by their owner only (SPEC WRK-4),
- * heartbeats, and `waitForWork`. `makeStore` runs once; every test uses fresh stream ids and agent
+ * names and caps, streams that wait for a person (never listed, SPEC WRK-2), leases judged on the
+ * store's clock and renewed by their owner only (SPEC WRK-4), heartbeats, and `waitForWork`. `makeStore` runs once; every test uses fresh stream ids and agent
  * names, so a persistent store may reuse one database.
  */
 export function describeWorkIndexConformance(
@@ -66,5 +67,6 @@ export function describeWorkIndexConformance(
 
     describeFindWork(subject);
     describeLeasesAndWorkers(subject);
+    describeWaitingWork(subject);
   });
 }

@@ -5,9 +5,10 @@ import { inTransaction, UncertainCommit, withPooledClient } from './postgresClie
 
 /**
  * The version of the tables this code writes and reads; stored in the schema's `meta` table.
- * Version 2 added the work index (`work`, `workers`); a version 1 schema gains them on first use.
+ * Version 2 added the work index (`work`, `workers`); version 3 added the `waiting` status to it.
+ * An older schema is brought up to date on first use (`ensurePostgresSchema`).
  */
-export const postgresSchemaVersion = 2;
+export const postgresSchemaVersion = 3;
 
 /** The schema the store uses when none is given. */
 export const defaultPostgresSchema = 'agentlog';
@@ -103,15 +104,17 @@ async function createSchema(client: PoolClient, names: PostgresNames): Promise<v
     `SELECT value FROM ${names.meta} WHERE key = 'schemaVersion'`,
   );
   const stored = found.rows[0]?.value;
+  let version: number | undefined;
   if (stored !== undefined) {
-    const version = Number(stored);
+    version = Number(stored);
     if (!Number.isSafeInteger(version) || version > postgresSchemaVersion) {
       throw new AgentlogError(
         'newerSchema',
         `the PostgreSQL schema "${names.schema}" has agentlog schema version ${stored}, but this @agentlog/store understands version ${postgresSchemaVersion} at most: upgrade @agentlog/store`,
       );
     }
-    // From version 1, the statements below add the work index; the events stay as they are.
+    // From version 1, the statements below add the work index; from version 2, `addWaitingStatus`
+    // allows `waiting`. The events stay as they are.
   }
   // `position` orders streams by creation (listStreams); the JSON columns keep the text exactly as
   // written (unlike jsonb, which reorders keys), so events read back byte for byte.
@@ -131,6 +134,8 @@ async function createSchema(client: PoolClient, names: PostgresNames): Promise<v
     `CREATE INDEX IF NOT EXISTS events_stream_starts ON ${names.events} (position) WHERE revision = 0`,
   );
   await createWorkTables(client, names);
+  if (version !== undefined && version < postgresSchemaVersion)
+    await addWaitingStatus(client, names);
   await client.query(
     `INSERT INTO ${names.meta} (key, value) VALUES ('schemaVersion', $1)
      ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
@@ -147,7 +152,8 @@ async function createWorkTables(client: PoolClient, names: PostgresNames): Promi
   await client.query(`
     CREATE TABLE IF NOT EXISTS ${names.work} (
       stream_id text PRIMARY KEY,
-      status text NOT NULL CHECK (status IN ('requested', 'ready', 'running', 'idle')),
+      status text NOT NULL CONSTRAINT work_status_check
+        CHECK (status IN ('requested', 'ready', 'running', 'waiting', 'idle')),
       agent text,
       owner text,
       lease_until timestamptz,
@@ -170,4 +176,27 @@ async function createWorkTables(client: PoolClient, names: PostgresNames): Promi
       heartbeat_at timestamptz NOT NULL,
       runs json NOT NULL
     )`);
+}
+
+/**
+ * Version 2 to 3, under the schema lock: the work table's status check is dropped and added again
+ * with `waiting` (idempotent: `work_status_check` is the name PostgreSQL gave it and the one
+ * version 3 gives it). Version 2 wrote `idle` for a stream that waits for a person; such a row
+ * becomes `waiting` when the stream's last run start or stop is a stop for feedback, so the inbox
+ * finds it. A row this judges wrongly costs the inbox one fold, and the stream's next append
+ * rewrites it.
+ */
+async function addWaitingStatus(client: PoolClient, names: PostgresNames): Promise<void> {
+  await client.query(`ALTER TABLE ${names.work} DROP CONSTRAINT IF EXISTS work_status_check`);
+  await client.query(
+    `ALTER TABLE ${names.work} ADD CONSTRAINT work_status_check
+     CHECK (status IN ('requested', 'ready', 'running', 'waiting', 'idle'))`,
+  );
+  await client.query(`
+    UPDATE ${names.work} AS work SET status = 'waiting'
+    WHERE work.status = 'idle' AND (
+      SELECT events.data->'reason'->>'kind' FROM ${names.events} AS events
+      WHERE events.stream_id = work.stream_id AND events.type IN ('AgentStopped', 'RunStarted')
+      ORDER BY events.revision DESC LIMIT 1
+    ) = 'feedbackRequired'`);
 }

@@ -249,6 +249,74 @@ describe.skipIf(noServer !== undefined)(
       expect(version.rows).toEqual([{ value: String(postgresSchemaVersion) }]);
     });
 
+    it('WRK-2 a schema of version 2 allows waiting on first use, and a stream that waits for a decision becomes waiting', async () => {
+      const schema = newSchema('v2');
+      const names = postgresNames(schema);
+      const before = openStore(schema);
+      const stop = (kind: string): NewStreamEvent => ({
+        type: 'AgentStopped',
+        data: {
+          reason:
+            kind === 'feedbackRequired'
+              ? { kind, toolCall: { id: 'c1', name: 'deploy', args: '{}' }, payload: null }
+              : { kind: 'noNewMessages' },
+          cause: 'loop',
+        },
+        metadata: { eventId: randomUUID(), at: new Date().toISOString(), schemaVersion: 1 },
+      });
+      await before.appendToStream('waits', [...started(), stop('feedbackRequired')], {
+        expectedRevision: 'noStream',
+      });
+      await before.appendToStream('done', [...started(), stop('noNewMessages')], {
+        expectedRevision: 'noStream',
+      });
+      await before.close();
+      // The work table as schema version 2 created it (copied from postgresSchema.ts before
+      // version 3), with the entries version 2 wrote: idle for both streams.
+      await withClient(async (client) => {
+        await client.query(`DROP TABLE ${names.work}`);
+        await client.query(`
+          CREATE TABLE ${names.work} (
+            stream_id text PRIMARY KEY,
+            status text NOT NULL CHECK (status IN ('requested', 'ready', 'running', 'idle')),
+            agent text,
+            owner text,
+            lease_until timestamptz,
+            since timestamptz NOT NULL,
+            updated timestamptz NOT NULL
+          )`);
+        await client.query(
+          `INSERT INTO ${names.work} (stream_id, status, agent, since, updated)
+           VALUES ('waits', 'idle', 'deployer', now(), now()), ('done', 'idle', 'deployer', now(), now())`,
+        );
+        await client.query(`UPDATE ${names.meta} SET value = '2' WHERE key = 'schemaVersion'`);
+      });
+      const after = openStore(schema);
+      const work = await after.work.workOf();
+      expect(new Map([...work].map(([id, entry]) => [id, entry.status]))).toEqual(
+        new Map([
+          ['done', 'idle'],
+          ['waits', 'waiting'],
+        ]),
+      );
+      await after.appendToStream('done', started(), {
+        expectedRevision: 1,
+        work: { status: 'waiting', agent: 'deployer' },
+      });
+      expect((await after.work.workOf(['done'])).get('done')?.status).toBe('waiting');
+      expect(await after.work.findWork({ limit: 5, agents: ['deployer'] })).toEqual([]);
+      expect(await after.readStream('waits')).toHaveLength(2);
+      const version = await withClient((client) =>
+        client.query<{ value: string }>(
+          `SELECT value FROM ${names.meta} WHERE key = 'schemaVersion'`,
+        ),
+      );
+      expect(version.rows).toEqual([{ value: String(postgresSchemaVersion) }]);
+      // Opening it again changes nothing.
+      const again = openStore(schema);
+      expect((await again.work.workOf(['waits'])).get('waits')?.status).toBe('waiting');
+    });
+
     it('waitForWork after close is refused with closed', async () => {
       const store = createPostgresEventStore({
         connectionString: url ?? '',

@@ -3,28 +3,41 @@ export const agentlogApplicationId = 0x41474c47;
 
 /**
  * The schema version this code writes; a database with a higher one is refused. Version 2 added
- * the work index (`agentlogWorkSchema`); a version 1 database is migrated in place when a store
- * opens it for writing.
+ * the work index (`agentlogWorkSchema`); version 3 added the `waiting` status to it. An older
+ * database is migrated in place when a store opens it for writing (`migrateAgentlogSchema`).
  */
-export const sqliteSchemaVersion = 2;
+export const sqliteSchemaVersion = 3;
 
-// One row per stream that an append with a `work` entry wrote (SPEC WRK-6). Times are
-// milliseconds since the epoch by the store's clock. The partial indexes hold only the rows that
-// need work or hold a lease, so finding work never reads a finished stream's row.
-/** The work index and the workers' heartbeats (schema version 2), as one script that creates them. */
-export const agentlogWorkSchema = `
-  CREATE TABLE agentlog_work (
+/** The statuses the work table's CHECK allows (schema version 3). */
+const workStatusesSql = "'requested', 'ready', 'running', 'waiting', 'idle'";
+
+/** The work table (schema version 3), created as `table` (the migration builds it aside first). */
+export function agentlogWorkTable(table: string): string {
+  return `
+  CREATE TABLE ${table} (
     stream_id TEXT PRIMARY KEY,
-    status TEXT NOT NULL CHECK (status IN ('requested', 'ready', 'running', 'idle')),
+    status TEXT NOT NULL CHECK (status IN (${workStatusesSql})),
     agent TEXT,
     owner TEXT,
     lease_until INTEGER,
     since INTEGER NOT NULL,
     updated INTEGER NOT NULL
-  ) STRICT;
+  ) STRICT;`;
+}
+
+/** The partial indexes of the work table, which a table rebuild must create again. */
+export const agentlogWorkIndexes = `
   CREATE INDEX agentlog_work_waiting ON agentlog_work (since)
     WHERE status IN ('requested', 'ready');
-  CREATE INDEX agentlog_work_leases ON agentlog_work (lease_until) WHERE status = 'running';
+  CREATE INDEX agentlog_work_leases ON agentlog_work (lease_until) WHERE status = 'running';`;
+
+// One row per stream that an append with a `work` entry wrote (SPEC WRK-6). Times are
+// milliseconds since the epoch by the store's clock. The partial indexes hold only the rows that
+// need work or hold a lease, so finding work never reads a finished stream's row.
+/** The work index and the workers' heartbeats (schema version 3), as one script that creates them. */
+export const agentlogWorkSchema = `
+  ${agentlogWorkTable('agentlog_work')}
+  ${agentlogWorkIndexes}
   CREATE TABLE agentlog_workers (
     id TEXT PRIMARY KEY,
     host TEXT NOT NULL,

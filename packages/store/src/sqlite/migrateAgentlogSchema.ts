@@ -1,5 +1,10 @@
 import type Database from 'better-sqlite3';
-import { agentlogWorkSchema, sqliteSchemaVersion } from './agentlogSchema.js';
+import {
+  agentlogWorkIndexes,
+  agentlogWorkSchema,
+  agentlogWorkTable,
+  sqliteSchemaVersion,
+} from './agentlogSchema.js';
 
 /** The schema version an agentlog database holds (its `agentlog_meta` row; checked on open). */
 export function storedSchemaVersion(db: Database.Database): number {
@@ -11,8 +16,9 @@ export function storedSchemaVersion(db: Database.Database): number {
 /**
  * Brings an agentlog database of an older schema version up to `sqliteSchemaVersion`, in place,
  * in one immediate transaction that reads the version again first (another process may have
- * migrated it meanwhile). Version 1 to 2 adds the work index and the workers table; the events are
- * not touched. Does nothing to a current database, and takes no write lock then.
+ * migrated it meanwhile). Version 1 to 2 adds the work index and the workers table; version 2 to 3
+ * rebuilds the work table to allow the `waiting` status (`addWaitingStatus`). The events are not
+ * touched. Does nothing to a current database, and takes no write lock then.
  */
 export function migrateAgentlogSchema(db: Database.Database): void {
   if (storedSchemaVersion(db) >= sqliteSchemaVersion) return;
@@ -20,11 +26,46 @@ export function migrateAgentlogSchema(db: Database.Database): void {
     const version = storedSchemaVersion(db);
     if (version >= sqliteSchemaVersion) return;
     if (version < 2) db.exec(agentlogWorkSchema);
+    else if (version < 3) addWaitingStatus(db);
     db.prepare("UPDATE agentlog_meta SET value = ? WHERE key = 'schemaVersion'").run(
       String(sqliteSchemaVersion),
     );
   }).immediate();
 }
+
+/**
+ * Version 2 to 3, inside the migration's transaction: SQLite cannot change a CHECK, so the work
+ * table is built again with `waiting` allowed (a new table, its rows copied, the old one dropped,
+ * the new one renamed, its indexes created again). Version 2 wrote `idle` for a stream that waits
+ * for a person; such a row becomes `waiting` when the stream's last run start or stop is a stop
+ * for feedback (`AgentStopped` with reason `feedbackRequired`), so the inbox finds it. A row this
+ * judges wrongly costs the inbox one fold that finds no call, and the stream's next append
+ * rewrites it.
+ */
+function addWaitingStatus(db: Database.Database): void {
+  db.exec(`
+    ${agentlogWorkTable('agentlog_work_v3')}
+    INSERT INTO agentlog_work_v3 (stream_id, status, agent, owner, lease_until, since, updated)
+      SELECT stream_id, status, agent, owner, lease_until, since, updated FROM agentlog_work;
+    DROP TABLE agentlog_work;
+    ALTER TABLE agentlog_work_v3 RENAME TO agentlog_work;
+    ${agentlogWorkIndexes}
+    UPDATE agentlog_work SET status = 'waiting' WHERE ${idleButWaitingSql};
+  `);
+}
+
+/**
+ * True (SQL, on a row of `agentlog_work`) for a row that schema version 2 wrote as `idle` for a
+ * stream that waits for a person: its last run start or stop is a stop for feedback. The
+ * migration to version 3 rewrites such rows; a read-only store on a version 2 database reads them
+ * as `waiting` with it.
+ */
+export const idleButWaitingSql = `agentlog_work.status = 'idle' AND (
+      SELECT json_extract(event, '$.data.reason.kind') FROM agentlog_events
+      WHERE agentlog_events.stream_id = agentlog_work.stream_id
+        AND type IN ('AgentStopped', 'RunStarted')
+      ORDER BY revision DESC LIMIT 1
+    ) = 'feedbackRequired'`;
 
 /** True when the database holds the work index (schema version 2 or later). */
 export function hasWorkIndex(db: Database.Database): boolean {

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { idleButWaitingSql, storedSchemaVersion } from './migrateAgentlogSchema.js';
 
 /** A row of `agentlog_work` as `workOf` reads it. */
 export interface SqliteWorkRow {
@@ -97,11 +98,18 @@ const findSql = `
   LIMIT @limit`;
 
 /**
- * The statements of the work index, prepared on `db` (which must hold schema version 2): the
- * upsert an append runs in its transaction, `findWork`, lease renewal, heartbeats and reads.
- * `since` changes only when the status does, so it is when the stream entered its status.
+ * The statements of the work index, prepared on `db` (which must hold schema version 2 or later):
+ * the upsert an append runs in its transaction, `findWork`, lease renewal, heartbeats and reads.
+ * `since` changes only when the status does, so it is when the stream entered its status. On a
+ * version 2 database (read-only, so not migrated) the reads show as `waiting` the `idle` rows of
+ * streams that wait for a person, as the migration to version 3 would write them.
  */
 export function prepareSqliteWorkStatements(db: Database.Database): SqliteWorkStatements {
+  const status =
+    storedSchemaVersion(db) < 3
+      ? `CASE WHEN ${idleButWaitingSql} THEN 'waiting' ELSE status END AS status`
+      : 'status';
+  const columns = `stream_id, ${status}, agent, owner, lease_until`;
   return {
     upsert: db.prepare(`
       INSERT INTO agentlog_work (stream_id, status, agent, owner, lease_until, since, updated)
@@ -131,10 +139,10 @@ export function prepareSqliteWorkStatements(db: Database.Database): SqliteWorkSt
       'SELECT id, host, pid, started_at, heartbeat_at, runs FROM agentlog_workers WHERE heartbeat_at >= ? ORDER BY started_at, id',
     ),
     workOf: db.prepare<[string], SqliteWorkRow>(
-      'SELECT stream_id, status, agent, owner, lease_until FROM agentlog_work WHERE stream_id IN (SELECT value FROM json_each(?))',
+      `SELECT ${columns} FROM agentlog_work WHERE stream_id IN (SELECT value FROM json_each(?))`,
     ),
     allWork: db.prepare<[], SqliteWorkRow>(
-      'SELECT stream_id, status, agent, owner, lease_until FROM agentlog_work ORDER BY stream_id',
+      `SELECT ${columns} FROM agentlog_work ORDER BY stream_id`,
     ),
   };
 }

@@ -1,4 +1,5 @@
 import { pendingDecisions, type EventStore, type JsonValue } from '@agentlog/core';
+import { streamsThatMayWait } from '../streamsThatMayWait.js';
 import { storedEvents } from './storedEvents.js';
 
 /** A call that waits for a reviewer, as the inbox and `GET /api/pending` show it. */
@@ -25,15 +26,22 @@ export type InboxMemo = Map<string, { readonly revision: number; readonly entrie
  * Every call of `store` that waits for a decision (`pendingDecisions`), with when it asked,
  * oldest first; calls with no known time come last, in stream order.
  *
- * With a `memo` kept between calls, only the streams that changed since the last call are folded
- * again: a stream with no event past the revision the memo folded keeps its calls. Streams are append-only, so a stream at the same revision holds the
- * same events. The store's work index cannot narrow the streams down: a stream that waits for a
- * person is `idle` in it, as a finished one is.
+ * A store with a work index (SQLite, PostgreSQL) lists a stream stopped for a person's decision as
+ * `waiting` and a finished one as `idle` (SPEC WRK-2): only the streams it does not list as `idle`
+ * are folded, each time, and `memo` is not used. On a store without one (JSONL, KurrentDB), with a
+ * `memo` kept between calls, only the streams that changed since the last call are folded again:
+ * a stream with no event past the revision the memo folded keeps its calls. Streams are
+ * append-only, so a stream at the same revision holds the same events.
  */
 export async function inboxEntries(
   store: EventStore,
   memo: InboxMemo = new Map(),
 ): Promise<InboxEntry[]> {
+  if (store.work !== undefined) {
+    const streamIds = await streamsThatMayWait(store);
+    const fresh = await entriesOf(store, streamIds);
+    return oldestFirst(streamIds.flatMap((streamId) => fresh.get(streamId) ?? []));
+  }
   const streamIds = await store.listStreams();
   const revisions = new Map<string, number>();
   for (const streamId of streamIds) {
@@ -60,7 +68,11 @@ export async function inboxEntries(
       revision: revisions.get(streamId) ?? -1,
       entries: fresh.get(streamId) ?? [],
     });
-  const entries = streamIds.flatMap((streamId) => memo.get(streamId)?.entries ?? []);
+  return oldestFirst(streamIds.flatMap((streamId) => memo.get(streamId)?.entries ?? []));
+}
+
+/** The entries by when they asked, oldest first; those with no known time last, in their order. */
+function oldestFirst(entries: readonly InboxEntry[]): InboxEntry[] {
   const time = (entry: InboxEntry) =>
     entry.since === undefined ? Infinity : Date.parse(entry.since);
   return entries
