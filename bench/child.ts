@@ -6,6 +6,8 @@
 //   node bench/dist/child.js fold <events>
 //   node bench/dist/child.js sqlite-prepare <dir> <events>
 //   node bench/dist/child.js sqlite-build|sqlite-resume|sqlite-fork <dir>
+//   node bench/dist/child.js resume-prepare <dir> <events>[,<events>…]
+//   node --expose-gc bench/dist/child.js resume-build|resume-baseline|resume-fork|resume-fold <dir> <events>
 import type { SqliteDurability } from '@agentlog/store';
 import { reportChildResult } from './childResult.js';
 
@@ -64,6 +66,19 @@ switch (scenario) {
     const figure =
       scenario === 'sqlite-build' ? 'build' : scenario === 'sqlite-resume' ? 'resume' : 'fork';
     await measureSqliteStream(first, figure);
+    break;
+  }
+  case 'resume-prepare': {
+    const { prepareResumeStreams } = await import('./resumeBench.js');
+    await prepareResumeStreams(first, second.split(',').map(count));
+    break;
+  }
+  case 'resume-build':
+  case 'resume-baseline':
+  case 'resume-fork':
+  case 'resume-fold': {
+    const { measureResume, resumeFigureOf } = await import('./resumeBench.js');
+    await measureResume(first, count(second), resumeFigureOf(scenario.slice('resume-'.length)));
     break;
   }
   default:
