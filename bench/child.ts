@@ -7,7 +7,7 @@
 //   node bench/dist/child.js sqlite-prepare <dir> <events>
 //   node bench/dist/child.js sqlite-build|sqlite-resume|sqlite-fork <dir>
 //   node bench/dist/child.js resume-prepare <dir> <events>[,<events>…]
-//   node --expose-gc bench/dist/child.js resume-build|resume-baseline|resume-fork|resume-fold <dir> <events>
+//   node --expose-gc bench/dist/child.js resume-build|resume-baseline|resume-fork|resume-fold|resume-decodeFold <dir> <events>
 import type { SqliteDurability } from '@agentlog/store';
 import { reportChildResult } from './childResult.js';
 
@@ -76,7 +76,8 @@ switch (scenario) {
   case 'resume-build':
   case 'resume-baseline':
   case 'resume-fork':
-  case 'resume-fold': {
+  case 'resume-fold':
+  case 'resume-decodeFold': {
     const { measureResume, resumeFigureOf } = await import('./resumeBench.js');
     await measureResume(first, count(second), resumeFigureOf(scenario.slice('resume-'.length)));
     break;

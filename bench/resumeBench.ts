@@ -1,6 +1,12 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { Agent, foldStream, type NewStreamEvent, type StreamEvent } from '@agentlog/core';
+import {
+  Agent,
+  foldEvents,
+  foldStream,
+  type NewStreamEvent,
+  type StreamEvent,
+} from '@agentlog/core';
 import { forkStream } from '@agentlog/replay';
 import { createSqliteEventStore } from '@agentlog/store';
 import { reportChildResult, reportReady } from './childResult.js';
@@ -18,7 +24,7 @@ export function resumeStreamId(size: number): string {
 }
 
 /** What a resume child measures on one stream. */
-export type ResumeFigure = 'build' | 'baseline' | 'fork' | 'fold';
+export type ResumeFigure = 'build' | 'baseline' | 'fork' | 'fold' | 'decodeFold';
 
 /**
  * Child: writes one valid stream of about `size` events (synthesised from a real ping run) per
@@ -74,8 +80,10 @@ function collect(): void {
  * - `baseline`: the same rows' event text read with better-sqlite3 (`.raw().iterate()`),
  *   `JSON.parse` of each, and a trivial reducer (a count and the last revision); nothing kept.
  * - `fork`: `forkStream` at the middle revision, on a private copy of the file.
- * - `fold`: `foldStream` (decode, check, fold) of the whole stream, parsed from its stored text
- *   before the timed part, as a store hands it over; nothing else held.
+ * - `fold`: `foldEvents` (check, fold) of the whole stream, parsed from its stored text and
+ *   decoded (in place: the decoded events are the parsed objects) before the timed part; nothing
+ *   else held. What a resume's fold is given.
+ * - `decodeFold`: `foldStream` (decode, check, fold) of the same parsed stream, not decoded before.
  */
 export async function measureResume(
   dir: string,
@@ -106,7 +114,7 @@ export async function measureResume(
     }
     return;
   }
-  if (figure === 'fold') {
+  if (figure === 'fold' || figure === 'decodeFold') {
     const db = new Database(path, { readonly: true });
     let stored: StreamEvent[];
     try {
@@ -119,8 +127,10 @@ export async function measureResume(
     } finally {
       db.close();
     }
+    // Decoding a current-version event hands back the parsed object: no second copy.
+    const decoded = figure === 'fold' ? foldStream(stored).events : undefined;
     await measured(() => {
-      const { state } = foldStream(stored);
+      const state = decoded === undefined ? foldStream(stored).state : foldEvents(decoded);
       if (state.revision !== stored.length - 1)
         throw new Error(`fold: revision ${state.revision} after ${stored.length} events`);
       return { events: stored.length, held: state };
@@ -200,6 +210,13 @@ async function measured(
 
 /** The figure a child's scenario names. */
 export function resumeFigureOf(text: string): ResumeFigure {
-  if (text === 'build' || text === 'baseline' || text === 'fork' || text === 'fold') return text;
+  if (
+    text === 'build' ||
+    text === 'baseline' ||
+    text === 'fork' ||
+    text === 'fold' ||
+    text === 'decodeFold'
+  )
+    return text;
   throw new Error(`resume bench: unknown figure ${text}`);
 }

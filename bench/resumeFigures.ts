@@ -27,7 +27,7 @@ export interface ResumeFigures {
   readonly at: (figure: ResumeFigure, size: number) => ResumeMeasurement;
 }
 
-const figures: readonly ResumeFigure[] = ['baseline', 'build', 'fold', 'fork'];
+const figures: readonly ResumeFigure[] = ['baseline', 'build', 'fold', 'decodeFold', 'fork'];
 
 /**
  * Writes one SQLite file with one stream per size (a child, through the store's append), then

@@ -6,7 +6,7 @@ import { ratioTarget, type Target } from './targets.js';
  * The issue's resume targets on the largest size measured (1,000,000 events in a full run; the
  * quick run's smaller sizes are named in each line). Times are CPU seconds: the machine is shared.
  */
-export function resumeTargets(figures: ResumeFigures): Target[] {
+export function resumeTargets(figures: ResumeFigures, foldBenchSeconds?: number): Target[] {
   const [small = 0, large = 0] = figures.sizes;
   const at = figures.at;
   const build = at('build', large);
@@ -19,6 +19,12 @@ export function resumeTargets(figures: ResumeFigures): Target[] {
   });
   const fold = at('fold', large);
   const rate = fold.events / fold.cpuSeconds.median;
+  const decodeFold = at('decodeFold', large);
+  const withDecode = decodeFold.events / decodeFold.cpuSeconds.median;
+  const reference =
+    foldBenchSeconds === undefined
+      ? ''
+      : `; the fold bench above, wall: ${formatCount(Math.round(1_000_000 / foldBenchSeconds))}/s`;
   const growth = `${formatCount(small)} → ${formatCount(large)} events`;
   return [
     ratioTarget(
@@ -42,8 +48,8 @@ export function resumeTargets(figures: ResumeFigures): Target[] {
       12,
     ),
     {
-      label: `foldStream (decode, check, fold) of ${formatCount(fold.events)} parsed events, CPU${quick} ≥ 2,000,000 events/s`,
-      measured: `${formatCount(Math.round(rate))} events/s (${formatRatio(rate / 2_000_000)} of it)`,
+      label: `foldEvents of ${formatCount(fold.events)} events read from SQLite and decoded, nothing else held, CPU${quick} ≥ 2,000,000 events/s`,
+      measured: `${formatCount(Math.round(rate))} events/s (${formatRatio(rate / 2_000_000)} of it; with decoding ${formatCount(Math.round(withDecode))}/s${reference})`,
       pass: rate >= 2_000_000,
     },
   ];

@@ -262,7 +262,7 @@ const targets = [
       1.5,
     ),
   ),
-  ...resumeTargets(resume),
+  ...resumeTargets(resume, fold.million?.seconds),
 ];
 const lines = targetLines(targets);
 console.log(`\nTargets (the issue's; a miss does not fail the command)\n\n${lines.join('\n')}`);
