@@ -7,6 +7,8 @@
 //   node bench/dist/child.js sqlite-prepare <dir> <events>
 //   node bench/dist/child.js sqlite-build|sqlite-resume|sqlite-fork <dir>
 //   node bench/dist/child.js growth <dir> replay|report|inspect|fork|list|pending
+//   node bench/dist/child.js resume-prepare <dir> <events>[,<events>…]
+//   node --expose-gc bench/dist/child.js resume-build|resume-baseline|resume-fork|resume-fold|resume-decodeFold <dir> <events>
 import { fileURLToPath } from 'node:url';
 import type { SqliteDurability } from '@agentlog/store';
 import { reportChildResult } from './childResult.js';
@@ -80,6 +82,20 @@ switch (scenario) {
     if (command === undefined) throw new Error(`bench child: unknown growth command ${second}`);
     const rootDir = fileURLToPath(new URL('../..', import.meta.url));
     await measureCliGrowth(rootDir, first, command);
+    break;
+  }
+  case 'resume-prepare': {
+    const { prepareResumeStreams } = await import('./resumeBench.js');
+    await prepareResumeStreams(first, second.split(',').map(count));
+    break;
+  }
+  case 'resume-build':
+  case 'resume-baseline':
+  case 'resume-fork':
+  case 'resume-fold':
+  case 'resume-decodeFold': {
+    const { measureResume, resumeFigureOf } = await import('./resumeBench.js');
+    await measureResume(first, count(second), resumeFigureOf(scenario.slice('resume-'.length)));
     break;
   }
   default:

@@ -19,6 +19,9 @@ import { machineInfo } from './machineInfo.js';
 import { pingFigures } from './pingFigures.js';
 import { formatSeconds } from './formatFigures.js';
 import { pingTables } from './pingTables.js';
+import { resumeFigures } from './resumeFigures.js';
+import { resumeFiguresTable } from './resumeFiguresTable.js';
+import { resumeTargets } from './resumeTargets.js';
 import { tableMarkdown, tableText, type ResultTable } from './resultTable.js';
 import { phases, sideBySide, type Contender, type Phase } from './sideBySide.js';
 import { sqliteFigures } from './sqliteFigures.js';
@@ -187,6 +190,9 @@ const sqlite = await sqliteFigures(
 );
 const fixtures = await fixtureReplayFigure(rootDir, settings.fixtureRuns);
 print(agentlogFiguresTable(fold, sqlite, fixtures));
+progress('resume on SQLite: build, baseline, fold, fork …');
+const resume = await resumeFigures(childScript, settings.quick, progress);
+print(resumeFiguresTable(resume));
 
 progress('growth: replay, report, inspect, fork, list, pending at two sizes …');
 const growth = await growthFigures(childScript, settings, progress);
@@ -287,6 +293,7 @@ const targets = [
     ),
   ),
   ...growthTargets(growth),
+  ...resumeTargets(resume, fold.million?.seconds),
 ];
 const lines = targetLines(targets);
 console.log(`\nTargets (the issue's; a miss does not fail the command)\n\n${lines.join('\n')}`);

@@ -43,6 +43,13 @@ export function createEventDecoder(upcasters: UpcasterTable): (stored: StreamEve
         `schema version ${version} is newer than this agentlog reads (${CURRENT_SCHEMA_VERSION}); upgrade agentlog`,
       );
     }
+    if (version === CURRENT_SCHEMA_VERSION) {
+      const problem = eventDataSchemas[eventType](stored.data, '');
+      if (problem !== undefined) throw new InvalidEventError(eventType, revision, problem);
+      // Checked in place, not rebuilt or copied: the stored object is the event (a store hands
+      // out fresh objects on every read), so a decoded stream holds no second copy of itself.
+      return stored as AgentEvent;
+    }
     let data: unknown = stored.data;
     while (version < CURRENT_SCHEMA_VERSION) {
       const step = Object.hasOwn(upcasters, version) ? upcasters[version] : undefined;
@@ -59,14 +66,10 @@ export function createEventDecoder(upcasters: UpcasterTable): (stored: StreamEve
     }
     const problem = eventDataSchemas[eventType](data, '');
     if (problem !== undefined) throw new InvalidEventError(eventType, revision, problem);
-    // Checked in place, not rebuilt: the stored object is the event (a store hands out copies).
     return {
       type: eventType,
       data,
-      metadata:
-        metadata.schemaVersion === CURRENT_SCHEMA_VERSION
-          ? metadata
-          : { ...metadata, schemaVersion: CURRENT_SCHEMA_VERSION },
+      metadata: { ...metadata, schemaVersion: CURRENT_SCHEMA_VERSION },
     } as AgentEvent;
   };
 }

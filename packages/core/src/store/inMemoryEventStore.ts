@@ -10,7 +10,6 @@ import type {
   ReadStreamOptions,
   StreamEvent,
 } from '../ports/eventStore.js';
-import { markParsedJson } from '../support/json.js';
 import { createInMemoryWorkIndex, type InMemoryWorkIndex } from './inMemoryWorkIndex.js';
 import { createStreamDrain } from './streamDrain.js';
 import { assertValidNewEvents, assertValidStreamId } from './streamValidation.js';
@@ -181,8 +180,8 @@ function subscribe(
   });
 }
 
+// Not marked as parsed JSON (`markParsedJson`): a WeakSet entry per event read cost more, in the
+// SQLite bench, than walking the data again when a fork appends it (docs/performance.md).
 function parseEvent(text: string): StreamEvent {
-  const event = JSON.parse(text) as StreamEvent;
-  markParsedJson(event.data);
-  return event;
+  return JSON.parse(text) as StreamEvent;
 }

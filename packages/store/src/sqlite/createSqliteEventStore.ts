@@ -283,38 +283,61 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
   const assertOpen = (): void => {
     if (closed) throw closedError();
   };
-  const toEvents = (streamId: string, rows: readonly StoredRow[]): StreamEvent[] =>
-    rows.map(([revision, json]) =>
-      toSqliteEvent(json, revision, (problem) => {
-        const type = guardStoreSync(where(streamId), 'the read failed', () =>
-          statements().typeAt.get(streamId, revision),
-        );
-        return new InvalidEventError(
-          type ?? '(unknown)',
-          revision,
-          `${streamOf(streamId, label)}: ${problem}`,
-        );
-      }),
-    );
+  /**
+   * The events of `rows`, parsed one row at a time as the statement steps, so no row outlives its
+   * parse: a read holds the events, never their text as well. A row that is no event stops the
+   * read; its error names the revision and the stored type (asked once the statement is done,
+   * since a connection runs one statement at a time).
+   */
+  const toEvents = (streamId: string, rows: () => IterableIterator<StoredRow>): StreamEvent[] => {
+    const events: StreamEvent[] = [];
+    let bad: { revision: number; problem: string } | undefined;
+    guardStoreSync(where(streamId), 'the read failed', () => {
+      for (const [revision, json] of rows()) {
+        const event = toSqliteEvent(json, revision);
+        if (typeof event === 'string') {
+          bad = { revision, problem: event };
+          break;
+        }
+        events.push(event);
+      }
+    });
+    if (bad !== undefined) {
+      const { revision, problem } = bad;
+      const type = guardStoreSync(where(streamId), 'the read failed', () =>
+        statements().typeAt.get(streamId, revision),
+      );
+      throw new InvalidEventError(
+        type ?? '(unknown)',
+        revision,
+        `${streamOf(streamId, label)}: ${problem}`,
+      );
+    }
+    return events;
+  };
   const checked = (streamId: string, events: StreamEvent[], read: ReadShape): StreamEvent[] => {
     assertNoRevisionGap(streamId, label, events, read);
     return events;
   };
   const readPage = (streamId: string, from: number, maxCount: number): StreamEvent[] => {
     assertOpen();
-    const rows = guardStoreSync(where(streamId), 'the read failed', () =>
-      statements().forwards.all(streamId, from, maxCount),
+    const events = toEvents(streamId, () =>
+      statements().forwards.iterate(streamId, from, maxCount),
     );
-    return checked(streamId, toEvents(streamId, rows), { fromRevision: from });
+    return checked(streamId, events, { fromRevision: from });
   };
 
   const readBackwards = (streamId: string, options: ReadStreamOptions): StreamEvent[] => {
     const from = options.fromRevision;
     // SQLite reads a negative LIMIT as "no limit".
-    const rows = guardStoreSync(where(streamId), 'the read failed', () =>
-      statements().backwards.all(streamId, from ?? Number.MAX_SAFE_INTEGER, options.maxCount ?? -1),
+    const events = toEvents(streamId, () =>
+      statements().backwards.iterate(
+        streamId,
+        from ?? Number.MAX_SAFE_INTEGER,
+        options.maxCount ?? -1,
+      ),
     );
-    const top = rows[0]?.[0];
+    const top = events[0]?.metadata.revision;
     // Read from a revision the stream does not hold: either it is beyond the end, or the rows
     // from the first one read up to it were deleted. Only then does it take a second query.
     if (top !== undefined && from !== undefined && top < from) {
@@ -323,7 +346,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
       );
       if (next !== undefined && next !== null) throw revisionJump(streamId, label, top, next);
     }
-    return checked(streamId, toEvents(streamId, rows), options);
+    return checked(streamId, events, options);
   };
 
   const read = (streamId: string, options: ReadStreamOptions): StreamEvent[] => {
