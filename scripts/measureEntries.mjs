@@ -104,7 +104,9 @@ function pack(destination) {
   for (const packed of JSON.parse(output)) {
     const paths = packed.files.map((file) => file.path);
     const tests = paths.filter((path) => /\.test\.|(^|\/)(test|__tests__)\//.test(path));
-    const outside = paths.filter((path) => path !== 'package.json' && !path.startsWith('dist/'));
+    // npm always packs the manifest, the README and the LICENSE; the rest must be dist/.
+    const always = new Set(['package.json', 'README.md', 'LICENSE']);
+    const outside = paths.filter((path) => !always.has(path) && !path.startsWith('dist/'));
     if (!paths.some((path) => path.startsWith('dist/')) || tests.length > 0 || outside.length > 0) {
       throw new Error(
         `${packed.filename}: no dist, or tests/other files: ${[...tests, ...outside]}`,
