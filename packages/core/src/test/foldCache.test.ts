@@ -3,6 +3,8 @@ import { Agent } from '../agent/agent.js';
 import { foldStream } from '../events/foldEvents.js';
 import type { EventStore, ReadStreamOptions } from '../ports/eventStore.js';
 import { createInMemoryEventStore } from '../store/inMemoryEventStore.js';
+import { foldOfStream, foldPageSize } from '../writer/foldCache.js';
+import { InvalidEventError } from '../errors/invalidEventError.js';
 import { counterIds, fixedClock } from '../testing/fixedClock.js';
 import { scriptedModel, textResponse } from '../testing/scriptedModel.js';
 
@@ -49,7 +51,7 @@ describe('the fold a process keeps of a stream', () => {
     const revision = first.state().revision;
     reads.length = 0;
     const second = await agentOn(store, ['three'], [], 'b');
-    expect(reads[0]).toEqual({ fromRevision: revision });
+    expect(reads[0]).toEqual({ fromRevision: revision, maxCount: foldPageSize });
     const whole = foldStream(await store.readStream('cached')).state;
     expect(second.state()).toStrictEqual(whole);
     await second.query('and again');
@@ -78,5 +80,54 @@ describe('the fold a process keeps of a stream', () => {
     );
     expect(rebuilt.state()).toStrictEqual(foldStream(await other.readStream('cached')).state);
     expect(rebuilt.history()[0]).toEqual({ role: 'user', text: 'a different start' });
+  });
+
+  it('RES-1 a stream is read in pages, each from where the last ended, until a short page, and its state is the fold of the whole stream', async () => {
+    const source = createInMemoryEventStore();
+    await (await agentOn(source, ['one', 'two'])).query('hello');
+    const whole = await source.readStream('cached');
+    const { store, reads, swap } = swappableStore();
+    swap(source);
+    const { state } = await foldOfStream(store, 'cached', () => undefined, 2);
+    expect(state).toStrictEqual(foldStream(whole).state);
+    expect(reads).toEqual(
+      Array.from({ length: Math.floor(whole.length / 2) + 1 }, (_, page) => ({
+        fromRevision: page * 2,
+        maxCount: 2,
+      })),
+    );
+  });
+
+  it('RES-1 a kept fold is carried on in pages from its revision', async () => {
+    const source = createInMemoryEventStore();
+    const { store, reads, swap } = swappableStore();
+    swap(source);
+    await (await agentOn(store, ['one'])).query('hello');
+    const revision = (await foldOfStream(store, 'cached', () => undefined)).state.revision;
+    // Another process appends to the stream behind this one's back.
+    await (await agentOn(source, ['two', 'three'], [], 'b')).query('again');
+    reads.length = 0;
+    const { state } = await foldOfStream(store, 'cached', () => undefined, 2);
+    const whole = await source.readStream('cached');
+    expect(state).toStrictEqual(foldStream(whole).state);
+    expect(reads[0]).toEqual({ fromRevision: revision, maxCount: 2 });
+    expect(reads[1]).toEqual({ fromRevision: revision + 2, maxCount: 2 });
+    expect(reads.at(-1)?.fromRevision).toBeGreaterThan(whole.length - 3);
+  });
+
+  it('EVT-4 a page that does not start where the last ended is a gap, named with the stream', async () => {
+    const source = createInMemoryEventStore();
+    await (await agentOn(source, ['one'])).query('hello');
+    const skipping: EventStore = {
+      ...source,
+      readStream: (streamId, options) =>
+        source.readStream(streamId, {
+          ...options,
+          ...(options?.fromRevision === 2 ? { fromRevision: 3 } : {}),
+        }),
+    };
+    const folding = foldOfStream(skipping, 'cached', () => undefined, 2);
+    await expect(folding).rejects.toThrow(InvalidEventError);
+    await expect(folding).rejects.toThrow(/cached[\s\S]*expected revision 2/);
   });
 });

@@ -69,46 +69,77 @@ export interface StreamFold {
 }
 
 /**
+ * How many events `foldOfStream` reads at a time. Every store's page read is a ranged read
+ * (SQLite and PostgreSQL: an index range with `LIMIT`; KurrentDB: `maxCount`; the in-memory and
+ * read-only JSONL stores: a slice of what they hold), so a build holds one page of parsed events,
+ * never the whole stream: with pages of 1,000, most of a page dies young.
+ */
+export const foldPageSize = 1_000;
+
+/**
  * Folds a stream (SPEC RES-1), starting from the fold this process last saw of it when the store
  * still holds that fold's last event at its revision: then only the events after it are read.
  * A cached fold that no longer matches the stream is discarded with a warning, and the stream is
- * folded from its start. Either way the state equals the fold of the whole stream.
+ * folded from its start. Either way the state equals the fold of the whole stream. The stream is
+ * read in pages of `foldPageSize` events, each folded before the next is read; the fold checks
+ * that revisions follow each other across pages as within one. (`pageSize` is there for tests.)
  */
 export async function foldOfStream(
   store: EventStore,
   streamId: string,
   warn: (message: string) => void,
+  pageSize = foldPageSize,
 ): Promise<StreamFold> {
+  const readPage = (fromRevision: number): Promise<StreamEvent[]> =>
+    store.readStream(streamId, { fromRevision, maxCount: pageSize }).catch((error: unknown) => {
+      throw storeFault(error, streamId, 'read');
+    });
   const cached = caches.get(store)?.get(streamId);
   if (cached !== undefined) {
     const { revision } = cached.state;
-    const stored = await read(store, streamId, revision);
-    const first = stored[0];
+    const page = await readPage(revision);
+    const first = page[0];
     if (first?.metadata.revision === revision && first.metadata.eventId === cached.eventId) {
-      const { state } = foldRead(store, streamId, stored.slice(1), cached.state);
-      const last = stored.at(-1);
-      if (last !== undefined) rememberFold(store, streamId, state, last.metadata.eventId);
+      const folded = await foldPages(store, streamId, readPage, pageSize, page, 1, cached.state);
+      if (folded.lastEventId !== undefined)
+        rememberFold(store, streamId, folded.state, folded.lastEventId);
       const fingerprints = cached.fingerprints?.snapshot();
-      return { state, ...(fingerprints === undefined ? {} : { fingerprints }) };
+      return { state: folded.state, ...(fingerprints === undefined ? {} : { fingerprints }) };
     }
     warn(
       `stream ${streamId}: the fold this process kept up to revision ${revision} no longer matches the store (${first === undefined ? 'that revision is gone' : `event ${first.metadata.eventId} is there now, not ${cached.eventId}`}); folding the stream from its start`,
     );
     caches.get(store)?.delete(streamId);
   }
-  const stored = await read(store, streamId, 0);
-  const { state } = foldRead(store, streamId, stored);
-  const last = stored.at(-1);
-  if (last !== undefined) rememberFold(store, streamId, state, last.metadata.eventId);
-  return { state };
+  const folded = await foldPages(store, streamId, readPage, pageSize, await readPage(0), 0);
+  if (folded.lastEventId !== undefined)
+    rememberFold(store, streamId, folded.state, folded.lastEventId);
+  return { state: folded.state };
 }
 
-function read(store: EventStore, streamId: string, fromRevision: number): Promise<StreamEvent[]> {
-  return store
-    .readStream(streamId, fromRevision === 0 ? {} : { fromRevision })
-    .catch((error: unknown) => {
-      throw storeFault(error, streamId, 'read');
-    });
+/**
+ * Folds `firstPage` from its index `skip` onto `from`, then the pages after it until a short
+ * one. `lastEventId` is the id of the last event folded, if any was.
+ */
+async function foldPages(
+  store: EventStore,
+  streamId: string,
+  readPage: (fromRevision: number) => Promise<StreamEvent[]>,
+  pageSize: number,
+  firstPage: readonly StreamEvent[],
+  skip: number,
+  from?: AgentState,
+): Promise<{ readonly state: AgentState; readonly lastEventId: string | undefined }> {
+  let page = firstPage;
+  let state = foldRead(store, streamId, skip === 0 ? page : page.slice(skip), from).state;
+  let lastEventId = page.length > skip ? page.at(-1)?.metadata.eventId : undefined;
+  // A full page may have more after it; a short one is the end of the stream.
+  for (let last = page.at(-1); last !== undefined && page.length >= pageSize; last = page.at(-1)) {
+    page = await readPage(last.metadata.revision + 1);
+    state = foldRead(store, streamId, page, state).state;
+    lastEventId = page.at(-1)?.metadata.eventId ?? lastEventId;
+  }
+  return { state, lastEventId };
 }
 
 /** Folds what was read; a bad event is reported with its stream and store (SPEC EVT-4). */

@@ -36,6 +36,7 @@ import {
   type StoredRow,
 } from './prepareSqliteStatements.js';
 import { toSqliteEvent } from './toSqliteEvent.js';
+import { appendedLeaseEnd } from './appendedLeaseEnd.js';
 import { createSqliteWorkIndex } from './createSqliteWorkIndex.js';
 import { prepareSqliteWorkStatements } from './prepareSqliteWorkStatements.js';
 import { assertValidWorkEntry, needsWorkNow } from '@agentlog/core/store-kit';
@@ -212,7 +213,8 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
           status: work.status,
           agent: work.agent ?? null,
           owner: running ? (work.owner ?? null) : null,
-          leaseUntil: running && work.leaseMs !== undefined ? now + work.leaseMs : null,
+          leaseUntil:
+            running && work.leaseMs !== undefined ? appendedLeaseEnd(now, work.leaseMs) : null,
           now,
         });
       }

@@ -100,7 +100,10 @@ const findSql = `
 /**
  * The statements of the work index, prepared on `db` (which must hold schema version 2 or later):
  * the upsert an append runs in its transaction, `findWork`, lease renewal, heartbeats and reads.
- * `since` changes only when the status does, so it is when the stream entered its status. On a
+ * `since` changes only when the status does, so it is when the stream entered its status; the
+ * upsert leaves a row that already says what the entry says as it is (`updated` is when the row
+ * last changed), since rewriting it dirties the work table's pages and indexes: half the cost of
+ * a commit on SQLite (docs/performance.md). On a
  * version 2 database (read-only, so not migrated) the reads show as `waiting` the `idle` rows of
  * streams that wait for a person, as the migration to version 3 would write them.
  */
@@ -120,7 +123,11 @@ export function prepareSqliteWorkStatements(db: Database.Database): SqliteWorkSt
         agent = coalesce(excluded.agent, agent),
         owner = excluded.owner,
         lease_until = excluded.lease_until,
-        updated = excluded.updated`),
+        updated = excluded.updated
+      WHERE status IS NOT excluded.status
+        OR owner IS NOT excluded.owner
+        OR lease_until IS NOT excluded.lease_until
+        OR (excluded.agent IS NOT NULL AND agent IS NOT excluded.agent)`),
     find: db.prepare<
       [{ agents: string; now: number; caps: string; limit: number }],
       SqliteFoundRow

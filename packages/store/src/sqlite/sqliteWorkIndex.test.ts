@@ -181,3 +181,68 @@ describe('SQLite work index: schema version 2', () => {
     }
   });
 });
+
+describe('SQLite work index: the upsert of an append', () => {
+  const rowOf = (path: string) => {
+    const raw = new Database(path, { readonly: true });
+    try {
+      return raw
+        .prepare(
+          "SELECT status, agent, owner, lease_until, since, updated FROM agentlog_work WHERE stream_id = 's'",
+        )
+        .get() as Record<string, unknown>;
+    } finally {
+      raw.close();
+    }
+  };
+
+  it('WRK-6 an append whose entry the row already says leaves the row as it is; any change, a renewed lease included, writes it', async () => {
+    const folder = freshFolder();
+    const path = join(folder, 'work.db');
+    let now = 1_000;
+    const store = createSqliteEventStore({ path, clock: () => new Date(now) });
+    const appendWith = async (work: Parameters<typeof store.appendToStream>[2]['work']) => {
+      const id = `e${now}`;
+      await store.appendToStream('s', [event(id)], {
+        expectedRevision: 'any',
+        ...(work === undefined ? {} : { work }),
+      });
+    };
+    try {
+      await appendWith({ status: 'running', agent: 'a' });
+      now = 2_000;
+      await appendWith({ status: 'running' });
+      expect(rowOf(path)).toEqual({
+        status: 'running',
+        agent: 'a',
+        owner: null,
+        lease_until: null,
+        since: 1_000,
+        updated: 1_000,
+      });
+      now = 3_000;
+      await appendWith({ status: 'running', owner: 'w1', leaseMs: 500 });
+      expect(rowOf(path)).toMatchObject({
+        owner: 'w1',
+        lease_until: 3_500,
+        since: 1_000,
+        updated: 3_000,
+      });
+      now = 4_000;
+      await appendWith({ status: 'running', owner: 'w1', leaseMs: 500 });
+      expect(rowOf(path)).toMatchObject({ lease_until: 4_500, updated: 4_000 });
+      now = 5_000;
+      await appendWith({ status: 'idle', agent: 'b' });
+      expect(rowOf(path)).toEqual({
+        status: 'idle',
+        agent: 'b',
+        owner: null,
+        lease_until: null,
+        since: 5_000,
+        updated: 5_000,
+      });
+    } finally {
+      store.close();
+    }
+  });
+});
