@@ -15,12 +15,17 @@ async function start(
   argv: string[] = [],
   cwd?: string,
   env: NodeJS.ProcessEnv = {},
+  /** Sees everything written so far, each time more is written. */
+  watch?: (written: string) => void,
 ) {
   const dir = cwd ?? (await mkdtemp(join(tmpdir(), 'agentlog-cli-')));
   const out: string[] = [];
   const io: CliIo = {
     input: typeof answers === 'string' ? Readable.from([answers]) : answers,
-    write: (text) => out.push(text),
+    write: (text) => {
+      out.push(text);
+      watch?.(out.join(''));
+    },
     env,
     cwd: dir,
     isTTY: false,
@@ -124,9 +129,15 @@ describe('npm start, offline', () => {
 
   it('Ctrl-C at the prompt leaves the stream waiting; the next run resumes it, --new does not', async () => {
     const terminal = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => terminal });
-    const pending = start(terminal);
-    setTimeout(() => terminal.write('\x03'), 200);
-    const first = await pending;
+    // Ctrl-C once the prompt is shown, however long the draft took to get there.
+    let pressed = false;
+    const first = await start(terminal, [], undefined, {}, (written) => {
+      if (pressed || !written.includes('[y/N]')) return;
+      pressed = true;
+      // After the prompt's own write has returned, as a key press would come.
+      setImmediate(() => terminal.write('\x03'));
+    });
+    expect(pressed).toBe(true);
     expect(first.code).toBe(130);
     expect(first.text).toContain('still waits for approval; `npm start` resumes it');
     const fresh = await start('', ['--new'], first.dir);
@@ -245,14 +256,18 @@ describe('npm start, offline', () => {
     const out: string[] = [];
     const pending = runCli(['--by', 'ana'], {
       input: new PassThrough(),
-      write: (text) => out.push(text),
+      write: (text) => {
+        out.push(text);
+        // The interrupt comes once the prompt is shown, however long the draft took.
+        if (out.join('').includes('[y/N]') && !interrupt.signal.aborted) interrupt.abort();
+      },
       env: {},
       cwd: dir,
       isTTY: false,
       signal: interrupt.signal,
     });
-    setTimeout(() => interrupt.abort(), 200);
     expect(await pending).toBe(130);
+    expect(interrupt.signal.aborted).toBe(true);
     expect(out.join('')).toContain('still waits for approval');
     const resumed = await start('y\n', [], dir);
     expect(resumed.text).toContain('resuming the unfinished stream');

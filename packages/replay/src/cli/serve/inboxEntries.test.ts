@@ -53,7 +53,7 @@ describe('the inbox entries', () => {
       subscribeToStream: (...args) => store.subscribeToStream(...args),
       appendToStream: (...args) => store.appendToStream(...args),
       readStream: (streamId, options) => {
-        if (options?.maxCount === undefined) fullReads.push(streamId);
+        if (options?.maxCount !== 1) fullReads.push(streamId);
         return store.readStream(streamId, options);
       },
     };
