@@ -22,6 +22,7 @@ import { createOfflineModel, RECORDED_FEEDBACK, readRecordings } from './offline
 import type { Reviewer } from './reviewer.js';
 import { startConsoleReviewer } from './startConsoleReviewer.js';
 import { buildReleaseNotesAgent } from './releaseNotesAgent.js';
+import { printCommands, printNotes } from './printSummary.js';
 import { styleFor, type Style } from './style.js';
 import { Interrupted, terminalReviewer } from './terminalReviewer.js';
 import { announcingDecisions, withTimeline } from './timeline.js';
@@ -308,43 +309,6 @@ async function closeRejected(agent: Agent, by: string): Promise<void> {
       .context()
       .feedbackReceived(toolCall, ToolFeedback.refused(), { by, note: 'rejected' });
   }
-}
-
-function printNotes(
-  notes: NonNullable<Extract<Outcome, { kind: 'written' }>['notes']>,
-  print: (line: string) => void,
-  style: Style,
-): void {
-  // The notes are the model's typed result: shown with visible escapes (REV-1).
-  print(`\n${style.bold(visibleLine(`${notes.version} — ${notes.summary}`))}`);
-  for (const [label, items] of [
-    ['highlights', notes.highlights],
-    ['breaking changes', notes.breaking_changes],
-    ['fixes', notes.fixes],
-  ] as const) {
-    print(`  ${label} (${items.length})`);
-    for (const item of items)
-      print(`    • ${visibleLine(`${item.title} [${item.references.join(', ')}]`)}`);
-  }
-  print('');
-}
-
-function printCommands(
-  streamId: string,
-  storePath: string,
-  cwd: string,
-  print: (line: string) => void,
-  style: Style,
-): void {
-  const db = relative(cwd, storePath);
-  print(`\nstream ${streamId} in ${db}`);
-  print(style.dim(`  npx agentlog inspect ${streamId} --store ${db}`));
-  print(style.dim(`  npx agentlog report ${streamId} --store ${db} --html audit.html`));
-  print(
-    style.dim(
-      `  npx agentlog replay ${streamId} --store ${db} --agent examples/release-notes/dist/agents.js`,
-    ),
-  );
 }
 
 function existingLines(path: string): number | undefined {

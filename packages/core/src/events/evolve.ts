@@ -91,12 +91,11 @@ function applyEvent(draft: StateDraft, event: AgentEvent): void {
     }
     case 'ToolCallStarted': {
       const { approval } = event.data;
-      updateCall(draft, event.data.toolCall.id, (call) => ({
-        ...call,
-        status: 'started',
-        invocations: call.invocations + 1,
-        ...(approval === undefined ? {} : { approval }),
-      }));
+      updateCall(draft, event.data.toolCall.id, (call) =>
+        approval === undefined
+          ? { ...call, status: 'started', invocations: call.invocations + 1 }
+          : { ...call, status: 'started', invocations: call.invocations + 1, approval },
+      );
       return;
     }
     case 'ToolCallCompleted':

@@ -1,3 +1,5 @@
+import { durabilities, synchronousLevel, type SqliteDurability } from './synchronousLevel.js';
+import { isUniqueViolation } from './isUniqueViolation.js';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import {
@@ -78,24 +80,7 @@ export interface SqliteEventStoreOptions {
   readonly clock?: () => Date;
 }
 
-/** What a committed SQLite append survives; see `SqliteEventStoreOptions.durability`. */
-export type SqliteDurability = 'full' | 'sideEffects' | 'process';
-
-const durabilities: readonly SqliteDurability[] = ['full', 'sideEffects', 'process'];
-
-/**
- * The `synchronous` level an append commits at: `FULL` syncs the WAL to disk, which in WAL mode
- * makes this commit and every earlier one survive a power loss; `NORMAL` survives a killed
- * process. `durable` is the port's hint that the append precedes a side effect or records a
- * decision.
- */
-export function synchronousLevel(
-  durability: SqliteDurability,
-  durable: boolean,
-): 'FULL' | 'NORMAL' {
-  if (durability === 'full') return 'FULL';
-  return durability === 'sideEffects' && durable ? 'FULL' : 'NORMAL';
-}
+export { synchronousLevel, type SqliteDurability } from './synchronousLevel.js';
 
 /**
  * An event store on one SQLite file; `close()` fails its live subscriptions with
@@ -410,9 +395,4 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
       guardStoreSync(label, 'closing the database failed', () => connection.close());
     },
   };
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }

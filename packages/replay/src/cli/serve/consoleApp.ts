@@ -1,5 +1,4 @@
 import { foldStream, isAgentlogError, requestStop, type EventStore } from '@agentlog/core';
-import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
@@ -22,6 +21,7 @@ import { storedEvents } from './storedEvents.js';
 import type { Reviewers } from './reviewers.js';
 import { csrfMatches, Sessions, type Session } from './sessions.js';
 import { SignInLimiter } from './signInLimiter.js';
+import { clientOf, crossSite, isForm, refuse, tooMany } from './requestFacts.js';
 
 /** The name of the session cookie. */
 export const SESSION_COOKIE = 'agentlog_session';
@@ -373,51 +373,4 @@ export function createConsoleApp(options: ConsoleOptions): Hono<ConsoleEnv> {
   function notFound(c: ConsoleContext, message: string): Response {
     return c.html(noticeView(frame(c, 'not found'), message, [['/', 'inbox']]), 404);
   }
-}
-
-/** Whether a request comes from another site's page, by `Sec-Fetch-Site`, else by `Origin`. */
-function crossSite(c: Context): boolean {
-  const site = c.req.header('Sec-Fetch-Site');
-  if (site !== undefined) return site !== 'same-origin' && site !== 'none';
-  const origin = c.req.header('Origin');
-  return origin !== undefined && origin !== 'null' && origin !== new URL(c.req.url).origin;
-}
-
-/**
- * The remote address of the request's connection (`unknown` when the app is called without one).
- * Behind a reverse proxy every client shares the proxy's address; `X-Forwarded-For` is not
- * trusted, since any client can write it.
- */
-function clientOf(c: Context): string {
-  try {
-    return getConnInfo(c).remote.address ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
-
-/** 429 with `Retry-After`: this client sent too many wrong tokens. */
-function tooMany(c: Context, waitMs: number): Response {
-  const seconds = Math.ceil(waitMs / 1000);
-  const headers = { 'Retry-After': String(seconds) };
-  return c.req.path.startsWith('/api/')
-    ? c.json(
-        { error: `too many wrong tokens from this address: try again in ${seconds} s` },
-        429,
-        headers,
-      )
-    : c.html(loginView(false, seconds), 429, headers);
-}
-
-function isForm(c: Context): boolean {
-  const type = c.req.header('Content-Type') ?? '';
-  return (
-    type.startsWith('application/x-www-form-urlencoded') || type.startsWith('multipart/form-data')
-  );
-}
-
-function refuse(c: Context, status: 403, message: string): Response {
-  return c.req.path.startsWith('/api/')
-    ? c.json({ error: message }, status)
-    : c.text(message, status);
 }
