@@ -110,6 +110,17 @@ const decisionsOf = async (store: EventStore, streamId: string) =>
     .map((event) => event.data);
 
 const running: RunningConsole[] = [];
+
+/** The console on `store`, with ana as its reviewer; closed after each test. */
+async function consoleOn(store: EventStore): Promise<RunningConsole> {
+  const started = await startConsole({
+    store,
+    reviewers: reviewersOf([{ name: 'ana', token: TOKEN }], 'users.json'),
+    port: 0,
+  });
+  running.push(started);
+  return started;
+}
 afterEach(async () => {
   await Promise.all(running.splice(0).map((console) => console.close()));
 });
@@ -142,12 +153,7 @@ describe('agentlog serve in headless Chromium', () => {
       .logger({ warn: () => undefined })
       .build();
     await agent.query('Deploy');
-    const started = await startConsole({
-      store,
-      reviewers: reviewersOf([{ name: 'ana', token: TOKEN }], 'users.json'),
-      port: 0,
-    });
-    running.push(started);
+    const started = await consoleOn(store);
 
     const browser = await launch();
     try {
@@ -223,12 +229,7 @@ describe('agentlog serve in headless Chromium', () => {
       logger: { warn: () => undefined },
     });
     await requestRun(store, { streamId: 'deploy-api', agent: 'deployer', input: 'Deploy api' });
-    const started = await startConsole({
-      store,
-      reviewers: reviewersOf([{ name: 'ana', token: TOKEN }], 'users.json'),
-      port: 0,
-    });
-    running.push(started);
+    const started = await consoleOn(store);
     const browser = await launch();
     try {
       const browserContext = await browser.newContext();
@@ -320,12 +321,7 @@ describe('agentlog serve in headless Chromium', () => {
       .logger({ warn: () => undefined })
       .build();
     await agent.query(hostile);
-    const started = await startConsole({
-      store,
-      reviewers: reviewersOf([{ name: 'ana', token: TOKEN }], 'users.json'),
-      port: 0,
-    });
-    running.push(started);
+    const started = await consoleOn(store);
     const before = await store.readStream('hostile');
     const browser = await launch();
     try {
