@@ -3,19 +3,18 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import {
   Agent,
   approvalRequired,
   createInMemoryEventStore,
   createWorker,
   requestRun,
-  tool,
   type EventStore,
 } from '@agentlog/core';
 import { scriptedModel, textResponse, toolCallResponse } from '@agentlog/core/testing';
 import { reviewersOf } from './reviewers.js';
 import { startConsole, type RunningConsole } from './startConsole.js';
+import { deployTool } from '../../test/deployTool.js';
 
 const chromium = '/usr/bin/chromium';
 const TOKEN = 'ana-token-0123456789abcdef';
@@ -132,12 +131,7 @@ describe('agentlog serve in headless Chromium', () => {
       `${chromium} is absent: apt-get install chromium to run this test`,
     );
     const store = createInMemoryEventStore();
-    const deploy = tool({
-      name: 'deploy',
-      description: 'Deploys a service.',
-      parameters: z.object({ service: z.string() }),
-      execute: ({ service }) => `deployed ${service}`,
-    });
+    const deploy = deployTool();
     const agent = await Agent.builder()
       .llm(
         scriptedModel([
@@ -202,12 +196,7 @@ describe('agentlog serve in headless Chromium', () => {
       `${chromium} is absent: apt-get install chromium to run this test`,
     );
     const store = createInMemoryEventStore();
-    const deploy = tool({
-      name: 'deploy',
-      description: 'Deploys a service.',
-      parameters: z.object({ service: z.string() }),
-      execute: ({ service }) => `deployed ${service}`,
-    });
+    const deploy = deployTool();
     // One script for every run the worker makes: the call, then the answer once it is approved.
     const model = scriptedModel([
       toolCallResponse([{ name: 'deploy', args: { service: 'api' }, id: 'd1' }]),
@@ -303,12 +292,7 @@ describe('agentlog serve in headless Chromium', () => {
       '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">' +
       '<b onmouseover=alert(1)>bold</b>';
     const store = createInMemoryEventStore();
-    const deploy = tool({
-      name: 'deploy',
-      description: 'Deploys a service.',
-      parameters: z.object({ service: z.string() }),
-      execute: ({ service }) => `deployed ${service}`,
-    });
+    const deploy = deployTool();
     const agent = await Agent.builder()
       .llm(
         scriptedModel([

@@ -1,25 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import {
-  Agent,
-  approvalRequired,
-  createInMemoryEventStore,
-  tool,
-  type EventStore,
-} from '@agentlog/core';
+import { Agent, approvalRequired, createInMemoryEventStore, type EventStore } from '@agentlog/core';
 import { scriptedModel, textResponse, toolCallResponse } from '@agentlog/core/testing';
 import { decideOnCall, type DecisionRequest } from './decideOnCall.js';
 import { decisionOf } from './decisionOf.js';
 import { inboxEntries, type InboxMemo } from './inboxEntries.js';
+import { deployTool } from '../../test/deployTool.js';
 
 /** Stops `streamId` on a `deploy` call d1 that waits for approval. */
 async function waitOn(store: EventStore, streamId: string): Promise<void> {
-  const deploy = tool({
-    name: 'deploy',
-    description: 'Deploys a service.',
-    parameters: z.object({ service: z.string() }),
-    execute: ({ service }) => `deployed ${service}`,
-  });
+  const deploy = deployTool();
   const agent = await Agent.builder()
     .llm(
       scriptedModel([
