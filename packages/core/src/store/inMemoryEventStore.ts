@@ -1,4 +1,6 @@
 import { decideAppend } from './decideAppend.js';
+import { frozenJsonCopy } from '../support/frozenJsonCopy.js';
+import { isFrozenJson } from '../support/json.js';
 import { assertRevisionOption, assertValidExpectedRevision } from './expectedRevision.js';
 import { Observable } from 'rxjs';
 import type {
@@ -16,8 +18,11 @@ import { assertValidNewEvents, assertValidStreamId } from './streamValidation.js
 import { assertValidWorkEntry } from './workIndexChecks.js';
 
 interface StoredStream {
-  /** Each event as JSON text: stored once, parsed into a fresh copy for every reader. */
-  readonly events: string[];
+  /**
+   * Each event as a deeply frozen copy of plain JSON, what a round trip through JSON gives: no
+   * reader can change it, so every reader gets the same objects and none is copied on read.
+   */
+  readonly events: StreamEvent[];
   readonly revisionByEventId: Map<string, number>;
 }
 
@@ -38,8 +43,9 @@ export interface InMemoryStoreOptions {
 /**
  * Creates an event store that keeps its streams in memory: for tests, examples and short-lived
  * agents. It follows the `EventStore` contract exactly (revisions, expectations, idempotence by
- * `eventId`, catch-up subscriptions) and hands out copies, never its own objects. Its work index
- * (`store.work`, SPEC WRK-6) is written in the same step as the events.
+ * `eventId`, catch-up subscriptions). It keeps each event deeply frozen and hands that out: no
+ * reader can change what another reads. Its work index (`store.work`, SPEC WRK-6) is written in
+ * the same step as the events.
  */
 export function createInMemoryEventStore(options: InMemoryStoreOptions = {}): EventStore {
   const clock = options.clock ?? (() => new Date());
@@ -105,23 +111,19 @@ function append(
   if (decision.kind === 'alreadyStored')
     return { nextExpectedRevision: decision.nextExpectedRevision };
 
-  // Serialised before the first write, so nothing can fail half-way.
+  // Copied before the first write, so nothing can fail half-way.
   const { indexes, firstRevision } = decision;
-  const texts = new Array<string>(indexes.length);
+  const copies = new Array<StreamEvent>(indexes.length);
   for (let index = 0; index < indexes.length; index += 1) {
     const { type, data, metadata } = events[indexes[index] as number] as NewStreamEvent;
-    texts[index] = JSON.stringify({
-      type,
-      data,
-      metadata: { ...metadata, revision: firstRevision + index },
-    });
+    copies[index] = storedCopy(type, data, { ...metadata, revision: firstRevision + index });
   }
   const target = stream ?? { events: [], revisionByEventId: new Map<string, number>() };
   if (stream === undefined) state.streams.set(streamId, target);
-  for (let index = 0; index < texts.length; index += 1) {
+  for (let index = 0; index < copies.length; index += 1) {
     const { eventId } = (events[indexes[index] as number] as NewStreamEvent).metadata;
     target.revisionByEventId.set(eventId, target.events.length);
-    target.events.push(texts[index] as string);
+    target.events.push(copies[index] as StreamEvent);
   }
   // The index entry goes in with the events, in the same synchronous step (SPEC WRK-6).
   if (options?.work !== undefined) state.work.record(streamId, options.work);
@@ -141,12 +143,12 @@ function read(state: InMemoryState, streamId: string, options: ReadStreamOptions
     const result: StreamEvent[] = [];
     for (let revision = from; revision >= 0 && result.length < maxCount; revision -= 1) {
       const event = events[revision];
-      if (event !== undefined) result.push(parseEvent(event));
+      if (event !== undefined) result.push(event);
     }
     return result;
   }
   const from = options.fromRevision ?? 0;
-  return events.slice(from, from + maxCount).map(parseEvent);
+  return events.slice(from, from + maxCount);
 }
 
 function subscribe(
@@ -159,8 +161,10 @@ function subscribe(
     assertValidStreamId(streamId);
     assertRevisionOption('fromRevision', fromRevision);
 
-    const drain = createStreamDrain(subscriber, fromRevision ?? 0, (from) =>
-      (state.streams.get(streamId)?.events.slice(from, from + 500) ?? []).map(parseEvent),
+    const drain = createStreamDrain(
+      subscriber,
+      fromRevision ?? 0,
+      (from) => state.streams.get(streamId)?.events.slice(from, from + 500) ?? [],
     );
 
     let listeners = state.listeners.get(streamId);
@@ -180,8 +184,15 @@ function subscribe(
   });
 }
 
-// Not marked as parsed JSON (`markParsedJson`): a WeakSet entry per event read cost more, in the
-// SQLite bench, than walking the data again when a fork appends it (docs/performance.md).
-function parseEvent(text: string): StreamEvent {
-  return JSON.parse(text) as StreamEvent;
+/**
+ * The event as the store keeps it, deeply frozen: data that `frozenJsonCopy` made already (every
+ * event an agent writes) is kept as it is, any other data is copied. The copy is the value a JSON
+ * round trip gives; the data was checked to be plain JSON before.
+ */
+function storedCopy(type: string, data: unknown, metadata: StreamEvent['metadata']): StreamEvent {
+  return Object.freeze({
+    type,
+    data: isFrozenJson(data) ? data : frozenJsonCopy(data),
+    metadata: frozenJsonCopy(metadata),
+  });
 }

@@ -11,7 +11,7 @@ import { foldInto } from '../events/evolve.js';
 import { editableDraft, publish } from '../events/stateDraft.js';
 import type { Check } from '../support/checks.js';
 import { markParsedJson } from '../support/json.js';
-import { frozenJsonCopy, NotJsonError } from './frozenJsonCopy.js';
+import { frozenJsonCopy, NotJsonError } from '../support/frozenJsonCopy.js';
 import { MIN_SECRET_LENGTH, REDACTED } from '../support/secretMasker.js';
 
 /** What stamps an event: the injected clock and ids, and the values never to be stored. */

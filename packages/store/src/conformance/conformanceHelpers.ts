@@ -85,3 +85,16 @@ export function sleep(ms: number): Promise<void> {
 export function revisions(events: readonly StreamEvent[]): number[] {
   return events.map((event) => event.metadata.revision);
 }
+
+/**
+ * Runs a reader's attempt to change an event it was handed. A store hands out either a copy,
+ * which the reader may change, or the frozen event itself, which refuses the change with a
+ * `TypeError`; anything else thrown fails the test.
+ */
+export function changeOrRefuse(change: () => void): void {
+  try {
+    change();
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+  }
+}

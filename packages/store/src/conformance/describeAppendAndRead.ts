@@ -6,6 +6,7 @@ import {
   stored,
   revisions,
   type StoreUnderTest,
+  changeOrRefuse,
 } from './conformanceHelpers.js';
 
 /**
@@ -54,7 +55,7 @@ export function describeAppendAndRead(store: StoreUnderTest): void {
       expect(revisions(await store().readStream(two))).toEqual([0]);
     });
 
-    it('hands out copies that cannot change the stored events', async () => {
+    it('hands out copies or frozen events: neither the writer nor a reader can change what is stored', async () => {
       const streamId = uniqueStreamId('copies');
       const data = { list: [1, 2], nested: { value: 'original' } };
       const event = newEvent('Copied', data);
@@ -62,7 +63,9 @@ export function describeAppendAndRead(store: StoreUnderTest): void {
       data.list.push(3);
       data.nested.value = 'changed by the caller';
       const [read] = await store().readStream(streamId);
-      (read?.data as { nested: { value: string } }).nested.value = 'changed by a reader';
+      changeOrRefuse(() => {
+        (read?.data as { nested: { value: string } }).nested.value = 'changed by a reader';
+      });
       const [again] = await store().readStream(streamId);
       expect(again?.data).toEqual({ list: [1, 2], nested: { value: 'original' } });
     });

@@ -12,6 +12,7 @@ import {
   sleep,
   revisions,
   type StoreUnderTest,
+  changeOrRefuse,
 } from './conformanceHelpers.js';
 
 /**
@@ -112,13 +113,15 @@ export function describeSubscriptions(store: StoreUnderTest): void {
       expect(revisions(received)).toEqual([0, 1]);
     });
 
-    it('hands subscribers copies that cannot change the stored events', async () => {
+    it('hands subscribers copies or frozen events that cannot change the stored events', async () => {
       const streamId = uniqueStreamId('subscribe-copies');
       await store().appendToStream(streamId, [newEvent('Copied', { value: 'original' })], {
         expectedRevision: 'noStream',
       });
       const [event] = await collect(store().subscribeToStream(streamId), 1);
-      (event?.data as { value: string }).value = 'changed by a subscriber';
+      changeOrRefuse(() => {
+        (event?.data as { value: string }).value = 'changed by a subscriber';
+      });
       const [again] = await store().readStream(streamId);
       expect(again?.data).toEqual({ value: 'original' });
     });

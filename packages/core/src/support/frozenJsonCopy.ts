@@ -1,4 +1,4 @@
-import { markParsedJson } from '../support/json.js';
+import { markFrozenJson } from './json.js';
 
 /** Thrown by `frozenJsonCopy`: `where` names the first part of the value that is not JSON. */
 export class NotJsonError extends Error {
@@ -20,7 +20,7 @@ export class NotJsonError extends Error {
  */
 export function frozenJsonCopy<T>(value: T): T {
   try {
-    return markParsedJson(copy(value, 0) as T);
+    return markFrozenJson(copy(value, 0) as T);
   } catch (error) {
     if (!(error instanceof PathError)) throw error;
     throw new NotJsonError(`$${error.segments.reverse().join('')} (${error.what})`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findNonJson } from '../support/json.js';
+import { findNonJson } from './json.js';
 import { frozenJsonCopy, NotJsonError } from './frozenJsonCopy.js';
 
 describe('frozenJsonCopy, the one copy of the write path', () => {
