@@ -51,6 +51,8 @@ export default tseslint.config(
   {
     ignores: [
       '**/dist/**',
+      // Scratch profiling scripts, never committed (.gitignore).
+      'bench/prof-tmp/**',
       '**/node_modules/**',
       'fixtures/sessions/**',
       'eslint.config.js',

@@ -1,5 +1,5 @@
 import { decideAppend } from './decideAppend.js';
-import { frozenJsonCopy } from '../support/frozenJsonCopy.js';
+import { frozenJsonCopy, frozenJsonTree } from '../support/frozenJsonCopy.js';
 import { isFrozenJson } from '../support/json.js';
 import { assertRevisionOption, assertValidExpectedRevision } from './expectedRevision.js';
 import { Observable } from 'rxjs';
@@ -193,6 +193,6 @@ function storedCopy(type: string, data: unknown, metadata: StreamEvent['metadata
   return Object.freeze({
     type,
     data: isFrozenJson(data) ? data : frozenJsonCopy(data),
-    metadata: frozenJsonCopy(metadata),
+    metadata: frozenJsonTree(metadata),
   });
 }

@@ -19,8 +19,16 @@ export class NotJsonError extends Error {
  * subscribers: nobody can change an event after it was checked.
  */
 export function frozenJsonCopy<T>(value: T): T {
+  return markFrozenJson(frozenJsonTree(value));
+}
+
+/**
+ * `frozenJsonCopy` without the mark: for a small value a store walks again cheaply (an event's
+ * metadata), where a `WeakSet` entry would cost more than the walk it saves.
+ */
+export function frozenJsonTree<T>(value: T): T {
   try {
-    return markFrozenJson(copy(value, 0) as T);
+    return copy(value, 0) as T;
   } catch (error) {
     if (!(error instanceof PathError)) throw error;
     throw new NotJsonError(`$${error.segments.reverse().join('')} (${error.what})`);

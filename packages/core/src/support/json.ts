@@ -12,7 +12,11 @@ export type JsonObject = { readonly [key: string]: JsonValue };
  * JSON drops them.
  */
 export function findNonJson(value: unknown, path = '$'): string | undefined {
-  if (typeof value === 'object' && value !== null && (frozenJson.has(value) || parsedJson.has(value)))
+  if (
+    typeof value === 'object' &&
+    value !== null &&
+    (frozenJson.has(value) || parsedJson.has(value))
+  )
     return undefined;
   switch (typeof value) {
     case 'string':
@@ -114,17 +118,41 @@ function plainCanonical(value: unknown, depth: number): string | undefined {
     return `${text}]`;
   }
   if (Object.getPrototypeOf(value) !== Object.prototype) return undefined;
-  const keys = Object.keys(value).sort();
+  const keys = sortedKeys(value);
   let text = '{';
-  for (const key of keys) {
+  for (let index = 0; index < keys.length; index += 1) {
+    const key = keys[index] as string;
     const item: unknown = (value as Record<string, unknown>)[key];
     if (item === undefined) continue;
     if (key === 'toJSON') return undefined;
     const written = plainCanonical(item, depth + 1);
     if (written === undefined) return undefined;
-    text += `${text.length === 1 ? '' : ','}${JSON.stringify(key)}:${written}`;
+    text += `${text.length === 1 ? '' : ','}${quotedKey(key)}${written}`;
   }
   return `${text}}`;
+}
+
+/** The keys of `value` in code-unit order; sorted only when they are not in order already. */
+function sortedKeys(value: object): string[] {
+  const keys = Object.keys(value);
+  for (let index = 1; index < keys.length; index += 1) {
+    if ((keys[index - 1] as string) > (keys[index] as string)) return keys.sort();
+  }
+  return keys;
+}
+
+// Keys as JSON writes them, with their colon: the same few keys recur in every message. Bounded,
+// since keys come from callers' data too.
+const quotedKeys = new Map<string, string>();
+const maxQuotedKeys = 1_024;
+
+function quotedKey(key: string): string {
+  let quoted = quotedKeys.get(key);
+  if (quoted === undefined) {
+    quoted = `${JSON.stringify(key)}:`;
+    if (quotedKeys.size < maxQuotedKeys) quotedKeys.set(key, quoted);
+  }
+  return quoted;
 }
 
 function sortKeys(value: unknown): unknown {
