@@ -26,7 +26,8 @@ export async function askModel(scope: RunScope, cursor: RunCursor): Promise<RunC
   const { writer, config } = scope;
   // Its messages are built when the model (or a hook) reads them: O(1) until then.
   const initial = completionRequest(writer.state, toolSpecs(config.tools));
-  const request = await transformWithHooks(scope, 'beforeCompletion', initial);
+  const hookedRequest = transformWithHooks(scope, 'beforeCompletion', initial);
+  const request = hookedRequest instanceof Promise ? await hookedRequest : hookedRequest;
   let raw: unknown;
   const { signal } = scope.options;
   const streamed = streamedTo(scope);
@@ -64,20 +65,36 @@ export async function askModel(scope: RunScope, cursor: RunCursor): Promise<RunC
   // The raw answer is recorded before hooks see it: a stop they ask for, or their failure, comes
   // after it.
   writer.defer(answered.events);
-  const message = await assistantMessageFor(scope, response, isUsedId);
+  const pendingMessage = assistantMessageFor(scope, response, isUsedId);
+  const message = pendingMessage instanceof Promise ? await pendingMessage : pendingMessage;
   if (message === undefined) return answered.cursor;
   const added = recorded(scope, answered.cursor, { kind: 'assistantMessage', message });
   writer.defer(added.events);
   return added.cursor;
 }
 
-/** The assistant message of the answer as `afterCompletion` left it, through `onNewMessage`. */
-async function assistantMessageFor(
+/**
+ * The assistant message of the answer as `afterCompletion` left it, through `onNewMessage`. A
+ * promise only when a hook of either kind is registered: without hooks a step awaits nothing here.
+ */
+function assistantMessageFor(
   scope: RunScope,
   response: CompletionResponse,
   isUsedId: (id: string) => boolean,
-): Promise<AssistantMessage | undefined> {
-  const hooked = await transformWithHooks(scope, 'afterCompletion', response);
+): AssistantMessage | undefined | Promise<AssistantMessage | undefined> {
+  const hooked = transformWithHooks(scope, 'afterCompletion', response);
+  if (hooked instanceof Promise) {
+    return hooked.then((answer) => messageOfAnswer(scope, response, answer, isUsedId));
+  }
+  return messageOfAnswer(scope, response, hooked, isUsedId);
+}
+
+function messageOfAnswer(
+  scope: RunScope,
+  response: CompletionResponse,
+  hooked: CompletionResponse,
+  isUsedId: (id: string) => boolean,
+): AssistantMessage | undefined | Promise<AssistantMessage> {
   const final: CompletionResponse =
     hooked === response ? response : normalizeResponse(hooked, scope.config.ids, isUsedId);
   const message = assistantMessageOf(final);
@@ -125,15 +142,17 @@ function recorded(scope: RunScope, cursor: RunCursor, outcome: Outcome): Recorde
   return recordOutcome(scope.writer.state, scope.settings, cursor, outcome);
 }
 
-async function newAssistantMessage(
+function newAssistantMessage(
   scope: RunScope,
   message: AssistantMessage,
-): Promise<AssistantMessage> {
-  const replaced: ChatMessage = await transformWithHooks<'onNewMessage', ChatMessage>(
-    scope,
-    'onNewMessage',
-    message,
-  );
+): AssistantMessage | Promise<AssistantMessage> {
+  const replaced = transformWithHooks<'onNewMessage', ChatMessage>(scope, 'onNewMessage', message);
+  return replaced instanceof Promise
+    ? replaced.then(assistantReplacement)
+    : assistantReplacement(replaced);
+}
+
+function assistantReplacement(replaced: ChatMessage): AssistantMessage {
   if (replaced.role !== 'assistant') {
     throw new AgentError(
       'hookFailed',

@@ -94,10 +94,13 @@ export async function interpretRun(
         case 'askModel':
           cursor = await askModel(scope, cursor);
           break;
-        case 'endStep':
-          await callHooks(scope, 'afterEach');
+        case 'endStep': {
+          // Without a hook there is nothing to wait for: a step costs no extra promise.
+          const hooked = callHooks(scope, 'afterEach');
+          if (hooked !== undefined) await hooked;
           cursor = betweenSteps(cursor);
           break;
+        }
         case 'stop':
           if (next.warning !== undefined)
             config.logger.warn(next.warning, { streamId: writer.streamId });

@@ -29,7 +29,11 @@ export async function runBatch(
 ): Promise<RunCursor> {
   const { writer } = scope;
   const toolCalls = batch.plans.map((plan) => plan.toolCall);
-  for (const toolCall of toolCalls) await callHooks(scope, 'beforeTool', toolCall);
+  for (const toolCall of toolCalls) {
+    // Without a hook there is nothing to wait for: a call costs no extra promise.
+    const hooked = callHooks(scope, 'beforeTool', toolCall);
+    if (hooked !== undefined) await hooked;
+  }
   const { signal } = scope.options;
   throwIfAborted(signal, 'before its tools started');
   writer.defer(batch.started);
@@ -60,11 +64,19 @@ export async function runBatch(
           if (later < index || finishedAtAbort[later] !== true) continue;
           const result = await (pending[later] as Promise<ToolResult>);
           const consumed = (contexts[later] as InvocationContext).consumed;
-          next = await answer(scope, next, sibling, result, consumed);
+          const answered = answer(scope, next, sibling, result, consumed);
+          next = answered instanceof Promise ? await answered : answered;
         }
         throwIfAborted(signal, 'while its tools ran');
       }
-      next = await answer(scope, next, plan, own, (contexts[index] as InvocationContext).consumed);
+      const answered = answer(
+        scope,
+        next,
+        plan,
+        own,
+        (contexts[index] as InvocationContext).consumed,
+      );
+      next = answered instanceof Promise ? await answered : answered;
     }
     return record(scope, next, { kind: 'batchEnded', toolCalls });
   } finally {
@@ -83,27 +95,40 @@ function settledFlags(pending: readonly Promise<unknown>[]): boolean[] {
   return flags;
 }
 
-async function answer(
+/**
+ * Takes one call's result through `afterTool` and `onNewMessage` and records it. A promise only
+ * when a hook of either kind is registered: without hooks an answer awaits nothing.
+ */
+function answer(
   scope: RunScope,
   cursor: RunCursor,
   plan: CallPlan,
   own: ToolResult,
   consumed: readonly string[],
-): Promise<RunCursor> {
-  const { toolCall } = plan;
-  const result = await transformWithHooks(scope, 'afterTool', own, [toolCall]);
+): RunCursor | Promise<RunCursor> {
+  const afterTool = transformWithHooks(scope, 'afterTool', own, [plan.toolCall]);
+  return afterTool instanceof Promise
+    ? afterTool.then((result) => answerWith(scope, cursor, plan, own, result, consumed))
+    : answerWith(scope, cursor, plan, own, afterTool, consumed);
+}
+
+function answerWith(
+  scope: RunScope,
+  cursor: RunCursor,
+  plan: CallPlan,
+  own: ToolResult,
+  result: ToolResult,
+  consumed: readonly string[],
+): RunCursor | Promise<RunCursor> {
   const raw = toRaw(own);
   const hooked = result === own ? raw : toRaw(result);
   const output = toolMessageOutput(hooked);
-  const message = output === undefined ? undefined : await newToolMessage(scope, toolCall, output);
-  return record(scope, cursor, {
-    kind: 'toolAnswered',
-    plan,
-    raw,
-    result: hooked,
-    ...(message === undefined ? {} : { message }),
-    consumed,
-  });
+  const outcome = { kind: 'toolAnswered', plan, raw, result: hooked, consumed } as const;
+  if (output === undefined) return record(scope, cursor, outcome);
+  const message = newToolMessage(scope, plan.toolCall, output);
+  return message instanceof Promise
+    ? message.then((replaced) => record(scope, cursor, { ...outcome, message: replaced }))
+    : record(scope, cursor, { ...outcome, message });
 }
 
 function record(scope: RunScope, cursor: RunCursor, outcome: Outcome): RunCursor {
@@ -131,14 +156,21 @@ function fromRaw(raw: RawToolResult): ToolResult {
   return raw.ok ? raw : { ok: false, error: ToolError.executionFailed(raw.error) };
 }
 
-async function newToolMessage(
+function newToolMessage(
   scope: RunScope,
   toolCall: ToolCall,
   output: ToolOutput,
-): Promise<ToolOutputMessage> {
+): ToolOutputMessage | Promise<ToolOutputMessage> {
   const message: ToolOutputMessage = { role: 'tool', toolCall, output };
-  const replaced = await transformWithHooks(scope, 'onNewMessage', message as never);
-  const candidate = replaced as unknown as ToolOutputMessage;
+  const replaced = transformWithHooks(scope, 'onNewMessage', message as never);
+  return replaced instanceof Promise
+    ? replaced.then((value) => toolReplacement(message, value))
+    : toolReplacement(message, replaced);
+}
+
+function toolReplacement(message: ToolOutputMessage, replaced: unknown): ToolOutputMessage {
+  const candidate = replaced as ToolOutputMessage;
+  const { toolCall } = message;
   if (candidate.role !== 'tool' || candidate.toolCall?.id !== toolCall.id) {
     throw new AgentError(
       'hookFailed',

@@ -185,4 +185,22 @@ describe('tool()', () => {
       message: expect.stringContaining('tool when:') as unknown,
     });
   });
+
+  it('TOOL-5 a schema with an asynchronous refinement is parsed asynchronously, and still rejects', async () => {
+    const known = new Set(['A-1']);
+    const lookup = tool({
+      name: 'lookup',
+      description: 'Looks an order up.',
+      parameters: z.object({
+        orderId: z.string().refine(async (id) => Promise.resolve(known.has(id)), 'unknown order'),
+      }),
+      execute: ({ orderId }) => `found ${orderId}`,
+    });
+    await expect(
+      lookup.invoke(context, { id: 'c1', name: 'lookup', args: '{"orderId":"A-1"}' }),
+    ).resolves.toBe('found A-1');
+    const refused = lookup.invoke(context, { id: 'c2', name: 'lookup', args: '{"orderId":"B-2"}' });
+    await expect(refused).rejects.toBeInstanceOf(ToolError);
+    await expect(refused).rejects.toThrow('orderId: unknown order');
+  });
 });

@@ -138,8 +138,11 @@ export class StreamWriter {
   }
 
   #serialised<T>(work: () => Promise<T>): Promise<T> {
+    // With nothing in flight, every earlier write has finished: this one starts at once.
+    const idle = this.#inFlight === 0;
     this.#inFlight += 1;
-    const result = this.#queue.then(work).finally(() => {
+    const started = idle ? work() : this.#queue.then(work);
+    const result = started.finally(() => {
       this.#inFlight -= 1;
     });
     this.#queue = result.catch(() => undefined);
