@@ -21,7 +21,6 @@ import {
   assertValidExpectedRevision,
   assertValidNewEvents,
   assertValidStreamId,
-  decideAppend,
 } from '@agentlog/core/store-kit';
 import {
   assertNoRevisionGap,
@@ -38,6 +37,7 @@ import {
   type StoredRow,
 } from './prepareSqliteStatements.js';
 import { toSqliteEvent } from './toSqliteEvent.js';
+import { appendSqliteEvents } from './appendSqliteEvents.js';
 import { appendedLeaseEnd } from './appendedLeaseEnd.js';
 import { createSqliteWorkIndex } from './createSqliteWorkIndex.js';
 import { prepareSqliteWorkStatements } from './prepareSqliteWorkStatements.js';
@@ -172,22 +172,8 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
       expected: ExpectedRevision,
       work: WorkEntry | undefined,
     ) => {
-      const sql = statements();
-      const actual = actualRevision(streamId);
-      const last = actual === 'noStream' ? -1 : actual;
-      const decision = decideAppend(
-        { streamId, last: actual, revisionOf: (id) => sql.storedId.get(streamId, id) },
-        events.map((event) => event.metadata.eventId),
-        expected,
-      );
-      if (decision.kind === 'conflict') throw decision.error;
-      if (decision.kind === 'alreadyStored') return { last, revision: last };
-      decision.indexes.forEach((index, offset) => {
-        const { type, data, metadata } = events[index] as NewStreamEvent;
-        const revision = decision.firstRevision + offset;
-        const event = JSON.stringify({ type, data, metadata: { ...metadata, revision } });
-        sql.insert.run(streamId, revision, metadata.eventId, type, event);
-      });
+      const written = appendSqliteEvents(statements(), streamId, events, expected);
+      if (written.revision === written.last) return written;
       // The stream's work-index entry, in the same transaction as the events it describes (SPEC
       // WRK-6); an append that stores no event (a retry, an empty append) leaves it as it is.
       if (work !== undefined && workSql !== undefined) {
@@ -203,7 +189,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
           now,
         });
       }
-      return { last, revision: decision.nextExpectedRevision };
+      return written;
     },
   );
 
