@@ -38,6 +38,7 @@ import {
 } from './prepareSqliteStatements.js';
 import { toSqliteEvent } from './toSqliteEvent.js';
 import { appendSqliteEvents } from './appendSqliteEvents.js';
+import { storedRows } from './storedRows.js';
 import { appendedLeaseEnd } from './appendedLeaseEnd.js';
 import { createSqliteWorkIndex } from './createSqliteWorkIndex.js';
 import { prepareSqliteWorkStatements } from './prepareSqliteWorkStatements.js';
@@ -257,12 +258,12 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
     if (closed) throw closedError();
   };
   /**
-   * The events of `rows`, parsed one row at a time as the statement steps, so no row outlives its
-   * parse: a read holds the events, never their text as well. A row that is no event stops the
+   * The events of `rows` (see `storedRows`: a page at once, a longer read as the statement steps,
+   * so a read holds at most a page of text beside its events). A row that is no event stops the
    * read; its error names the revision and the stored type (asked once the statement is done,
    * since a connection runs one statement at a time).
    */
-  const toEvents = (streamId: string, rows: () => IterableIterator<StoredRow>): StreamEvent[] => {
+  const toEvents = (streamId: string, rows: () => Iterable<StoredRow>): StreamEvent[] => {
     const events: StreamEvent[] = [];
     let bad: { revision: number; problem: string } | undefined;
     guardStoreSync(where(streamId), 'the read failed', () => {
@@ -295,7 +296,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
   const readPage = (streamId: string, from: number, maxCount: number): StreamEvent[] => {
     assertOpen();
     const events = toEvents(streamId, () =>
-      statements().forwards.iterate(streamId, from, maxCount),
+      storedRows(statements().forwards, streamId, from, maxCount),
     );
     return checked(streamId, events, { fromRevision: from });
   };
@@ -304,7 +305,8 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
     const from = options.fromRevision;
     // SQLite reads a negative LIMIT as "no limit".
     const events = toEvents(streamId, () =>
-      statements().backwards.iterate(
+      storedRows(
+        statements().backwards,
         streamId,
         from ?? Number.MAX_SAFE_INTEGER,
         options.maxCount ?? -1,
