@@ -21,6 +21,7 @@ import {
   assertValidExpectedRevision,
   assertValidNewEvents,
   assertValidStreamId,
+  decideAppend,
 } from '@agentlog/core/store-kit';
 import {
   assertNoRevisionGap,
@@ -37,7 +38,7 @@ import {
   type StoredRow,
 } from './prepareSqliteStatements.js';
 import { toSqliteEvent } from './toSqliteEvent.js';
-import { appendSqliteEvents } from './appendSqliteEvents.js';
+import { insertSqliteEvents } from './insertSqliteEvents.js';
 import { storedRows } from './storedRows.js';
 import { appendedLeaseEnd } from './appendedLeaseEnd.js';
 import { createSqliteWorkIndex } from './createSqliteWorkIndex.js';
@@ -173,8 +174,30 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
       expected: ExpectedRevision,
       work: WorkEntry | undefined,
     ) => {
-      const written = appendSqliteEvents(statements(), streamId, events, expected);
-      if (written.revision === written.last) return written;
+      const sql = statements();
+      const actual = actualRevision(streamId);
+      const last = actual === 'noStream' ? -1 : actual;
+      const ids = events.map((event) => event.metadata.eventId);
+      // Decided first as if the stream held none of the offered ids, with no lookup per id: the
+      // UNIQUE (stream_id, event_id) constraint checks it as the rows go in. Only when that
+      // decision is no write, or the constraint refuses an id, is the append decided with a
+      // lookup per id (a retry, a partly stored append, a stale expectation).
+      const unseen = decideAppend(
+        { streamId, last: actual, revisionOf: () => undefined },
+        ids,
+        expected,
+      );
+      let decision = unseen;
+      if (unseen.kind !== 'write' || !insertSqliteEvents(sql, streamId, events, unseen, true)) {
+        decision = decideAppend(
+          { streamId, last: actual, revisionOf: (id) => sql.storedId.get(streamId, id) },
+          ids,
+          expected,
+        );
+        if (decision.kind === 'write') insertSqliteEvents(sql, streamId, events, decision, false);
+      }
+      if (decision.kind === 'conflict') throw decision.error;
+      if (decision.kind === 'alreadyStored') return { last, revision: last };
       // The stream's work-index entry, in the same transaction as the events it describes (SPEC
       // WRK-6); an append that stores no event (a retry, an empty append) leaves it as it is.
       if (work !== undefined && workSql !== undefined) {
@@ -190,7 +213,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
           now,
         });
       }
-      return written;
+      return { last, revision: decision.nextExpectedRevision };
     },
   );
 

@@ -36,7 +36,7 @@ function rows(path: string, streamId: string): { ids: string[]; positions: numbe
   }
 }
 
-describe('SQLite append without a lookup per event id', () => {
+describe('SQLite append without a lookup per event id (insertSqliteEvents)', () => {
   it('RES-3 idempotence: a batch whose stored id follows new ones stores only the new ones, at consecutive revisions', async () => {
     const path = freshPath();
     const store = createSqliteEventStore({ path, durability: 'process' });
