@@ -38,6 +38,8 @@ import {
   type StoredRow,
 } from './prepareSqliteStatements.js';
 import { toSqliteEvent } from './toSqliteEvent.js';
+import { insertSqliteEvents } from './insertSqliteEvents.js';
+import { storedRows } from './storedRows.js';
 import { appendedLeaseEnd } from './appendedLeaseEnd.js';
 import { createSqliteWorkIndex } from './createSqliteWorkIndex.js';
 import { prepareSqliteWorkStatements } from './prepareSqliteWorkStatements.js';
@@ -175,19 +177,27 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
       const sql = statements();
       const actual = actualRevision(streamId);
       const last = actual === 'noStream' ? -1 : actual;
-      const decision = decideAppend(
-        { streamId, last: actual, revisionOf: (id) => sql.storedId.get(streamId, id) },
-        events.map((event) => event.metadata.eventId),
+      const ids = events.map((event) => event.metadata.eventId);
+      // Decided first as if the stream held none of the offered ids, with no lookup per id: the
+      // UNIQUE (stream_id, event_id) constraint checks it as the rows go in. Only when that
+      // decision is no write, or the constraint refuses an id, is the append decided with a
+      // lookup per id (a retry, a partly stored append, a stale expectation).
+      const unseen = decideAppend(
+        { streamId, last: actual, revisionOf: () => undefined },
+        ids,
         expected,
       );
+      let decision = unseen;
+      if (unseen.kind !== 'write' || !insertSqliteEvents(sql, streamId, events, unseen, true)) {
+        decision = decideAppend(
+          { streamId, last: actual, revisionOf: (id) => sql.storedId.get(streamId, id) },
+          ids,
+          expected,
+        );
+        if (decision.kind === 'write') insertSqliteEvents(sql, streamId, events, decision, false);
+      }
       if (decision.kind === 'conflict') throw decision.error;
       if (decision.kind === 'alreadyStored') return { last, revision: last };
-      decision.indexes.forEach((index, offset) => {
-        const { type, data, metadata } = events[index] as NewStreamEvent;
-        const revision = decision.firstRevision + offset;
-        const event = JSON.stringify({ type, data, metadata: { ...metadata, revision } });
-        sql.insert.run(streamId, revision, metadata.eventId, type, event);
-      });
       // The stream's work-index entry, in the same transaction as the events it describes (SPEC
       // WRK-6); an append that stores no event (a retry, an empty append) leaves it as it is.
       if (work !== undefined && workSql !== undefined) {
@@ -271,12 +281,12 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
     if (closed) throw closedError();
   };
   /**
-   * The events of `rows`, parsed one row at a time as the statement steps, so no row outlives its
-   * parse: a read holds the events, never their text as well. A row that is no event stops the
+   * The events of `rows` (see `storedRows`: a page at once, a longer read as the statement steps,
+   * so a read holds at most a page of text beside its events). A row that is no event stops the
    * read; its error names the revision and the stored type (asked once the statement is done,
    * since a connection runs one statement at a time).
    */
-  const toEvents = (streamId: string, rows: () => IterableIterator<StoredRow>): StreamEvent[] => {
+  const toEvents = (streamId: string, rows: () => Iterable<StoredRow>): StreamEvent[] => {
     const events: StreamEvent[] = [];
     let bad: { revision: number; problem: string } | undefined;
     guardStoreSync(where(streamId), 'the read failed', () => {
@@ -309,7 +319,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
   const readPage = (streamId: string, from: number, maxCount: number): StreamEvent[] => {
     assertOpen();
     const events = toEvents(streamId, () =>
-      statements().forwards.iterate(streamId, from, maxCount),
+      storedRows(statements().forwards, streamId, from, maxCount),
     );
     return checked(streamId, events, { fromRevision: from });
   };
@@ -318,7 +328,8 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
     const from = options.fromRevision;
     // SQLite reads a negative LIMIT as "no limit".
     const events = toEvents(streamId, () =>
-      statements().backwards.iterate(
+      storedRows(
+        statements().backwards,
         streamId,
         from ?? Number.MAX_SAFE_INTEGER,
         options.maxCount ?? -1,

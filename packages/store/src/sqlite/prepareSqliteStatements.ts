@@ -8,6 +8,7 @@ export interface SqliteStatements {
   readonly last: Database.Statement<[string], number | null>;
   readonly storedId: Database.Statement<[string, string], number | undefined>;
   readonly insert: Database.Statement<[string, number, string, string, string]>;
+  readonly deleteAbove: Database.Statement<[string, number]>;
   readonly forwards: Database.Statement<[string, number, number], StoredRow>;
   readonly backwards: Database.Statement<[string, number, number], StoredRow>;
   readonly nextAbove: Database.Statement<[string, number], number | null>;
@@ -18,7 +19,7 @@ export interface SqliteStatements {
 
 /**
  * The statements a SQLite store runs, prepared on `db`: the last revision and the stored ids of a
- * stream, the insert, forward and backward pages, the next revision above a gap, the type of one
+ * stream, the insert and its undo, forward and backward pages, the next revision above a gap, the type of one
  * event, the stream list and `PRAGMA data_version`.
  */
 export function prepareSqliteStatements(db: Database.Database): SqliteStatements {
@@ -32,6 +33,10 @@ export function prepareSqliteStatements(db: Database.Database): SqliteStatements
       .pluck() as Database.Statement<[string, string], number | undefined>,
     insert: db.prepare<[string, number, string, string, string]>(
       'INSERT INTO agentlog_events (stream_id, revision, event_id, type, event) VALUES (?, ?, ?, ?, ?)',
+    ),
+    // Undoes, inside its transaction, the inserts of an append that must be decided id by id.
+    deleteAbove: db.prepare<[string, number]>(
+      'DELETE FROM agentlog_events WHERE stream_id = ? AND revision > ?',
     ),
     forwards: db
       .prepare(
