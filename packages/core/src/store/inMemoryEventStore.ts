@@ -1,6 +1,6 @@
 import { decideAppend } from './decideAppend.js';
-import { frozenJsonCopy, frozenJsonTree } from '../support/frozenJsonCopy.js';
-import { isFrozenJson } from '../support/json.js';
+import { frozenJsonCopy } from '../support/frozenJsonCopy.js';
+import { isCheckedBatch } from './checkedBatch.js';
 import { assertRevisionOption, assertValidExpectedRevision } from './expectedRevision.js';
 import { Observable } from 'rxjs';
 import type {
@@ -114,9 +114,13 @@ function append(
   // Copied before the first write, so nothing can fail half-way.
   const { indexes, firstRevision } = decision;
   const copies = new Array<StreamEvent>(indexes.length);
+  const checked = isCheckedBatch(events);
   for (let index = 0; index < indexes.length; index += 1) {
     const { type, data, metadata } = events[indexes[index] as number] as NewStreamEvent;
-    copies[index] = storedCopy(type, data, { ...metadata, revision: firstRevision + index });
+    copies[index] = storedCopy(checked, type, data, {
+      ...metadata,
+      revision: firstRevision + index,
+    });
   }
   const target = stream ?? { events: [], revisionByEventId: new Map<string, number>() };
   if (stream === undefined) state.streams.set(streamId, target);
@@ -185,14 +189,21 @@ function subscribe(
 }
 
 /**
- * The event as the store keeps it, deeply frozen: data that `frozenJsonCopy` made already (every
- * event an agent writes) is kept as it is, any other data is copied. The copy is the value a JSON
- * round trip gives; the data was checked to be plain JSON before.
+ * The event as the store keeps it, deeply frozen. The events of a batch the writer checked and
+ * froze (every append an agent makes, `markCheckedBatch`) keep their data as it is; any other
+ * caller's data and metadata are copied. A copy is the value a JSON round trip gives; the data was
+ * checked to be plain JSON before.
  */
-function storedCopy(type: string, data: unknown, metadata: StreamEvent['metadata']): StreamEvent {
+function storedCopy(
+  checked: boolean,
+  type: string,
+  data: unknown,
+  metadata: StreamEvent['metadata'],
+): StreamEvent {
   return Object.freeze({
     type,
-    data: isFrozenJson(data) ? data : frozenJsonCopy(data),
-    metadata: frozenJsonTree(metadata),
+    data: checked ? data : frozenJsonCopy(data),
+    // Of a checked batch, three fields of primitives and the revision.
+    metadata: checked ? Object.freeze(metadata) : frozenJsonCopy(metadata),
   });
 }

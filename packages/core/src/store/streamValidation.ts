@@ -2,6 +2,7 @@ import { AgentlogError } from '../errors/agentlogError.js';
 import { InvalidEventError } from '../errors/invalidEventError.js';
 import type { NewStreamEvent } from '../ports/eventStore.js';
 import { findNonJson } from '../support/json.js';
+import { isCheckedBatch } from './checkedBatch.js';
 
 /** The longest stream id a store accepts, in characters (code points). */
 export const maxStreamIdLength = 200;
@@ -88,8 +89,15 @@ export function assertValidNewEvents(
   if (!Array.isArray(events)) {
     throw new InvalidEventError('(none)', undefined, 'the events of an append must be an array');
   }
+  // A batch the writer checked and froze is plain JSON throughout: its shape is still checked.
+  const walk = !isCheckedBatch(events);
   for (const [index, event] of (events as readonly unknown[]).entries()) {
-    const problem = newEventProblem(event, `events[${index}]`, options.checkData !== false);
+    const problem = newEventProblem(
+      event,
+      `events[${index}]`,
+      walk && options.checkData !== false,
+      walk,
+    );
     if (problem !== undefined) {
       const type = (event as { type?: unknown } | null)?.type;
       const name = typeof type === 'string' && type !== '' ? type : '(no type)';
@@ -98,7 +106,12 @@ export function assertValidNewEvents(
   }
 }
 
-function newEventProblem(event: unknown, path: string, checkData: boolean): string | undefined {
+function newEventProblem(
+  event: unknown,
+  path: string,
+  checkData: boolean,
+  checkMetadata: boolean,
+): string | undefined {
   if (typeof event !== 'object' || event === null || Array.isArray(event))
     return `${path} is not an object`;
   const { type, data, metadata } = event as { type?: unknown; data?: unknown; metadata?: unknown };
@@ -117,7 +130,7 @@ function newEventProblem(event: unknown, path: string, checkData: boolean): stri
     return `${path}.metadata.eventId must be a non-empty string`;
   if (typeof at !== 'string') return `${path}.metadata.at must be a string`;
   if (typeof schemaVersion !== 'number') return `${path}.metadata.schemaVersion must be a number`;
-  const nonJsonMetadata = nonJson(metadata, `${path}.metadata`);
+  const nonJsonMetadata = checkMetadata ? nonJson(metadata, `${path}.metadata`) : undefined;
   if (nonJsonMetadata !== undefined) return `${nonJsonMetadata} is not plain JSON`;
   return undefined;
 }

@@ -1,5 +1,3 @@
-import { markFrozenJson } from './json.js';
-
 /** Thrown by `frozenJsonCopy`: `where` names the first part of the value that is not JSON. */
 export class NotJsonError extends Error {
   constructor(readonly where: string) {
@@ -9,8 +7,8 @@ export class NotJsonError extends Error {
 
 /**
  * A deep copy of plain JSON data, frozen, in one walk: the value a `JSON.stringify` and
- * `JSON.parse` round trip gives (properties whose value is `undefined` dropped, `-0` as `0`),
- * marked as plain JSON so that a store need not walk it again. It throws `NotJsonError` naming the
+ * `JSON.parse` round trip gives (properties whose value is `undefined` dropped, `-0` as `0`). It
+ * throws `NotJsonError` naming the
  * first part that is not JSON as `findNonJson` does (`$.a[0] (function)`): a function, `undefined`
  * in an array, a non-finite number, a `bigint`, a class instance, a cycle or nesting deeper than
  * 1,000 levels (then named at `$`).
@@ -19,14 +17,6 @@ export class NotJsonError extends Error {
  * subscribers: nobody can change an event after it was checked.
  */
 export function frozenJsonCopy<T>(value: T): T {
-  return markFrozenJson(frozenJsonTree(value));
-}
-
-/**
- * `frozenJsonCopy` without the mark: for a small value a store walks again cheaply (an event's
- * metadata), where a `WeakSet` entry would cost more than the walk it saves.
- */
-export function frozenJsonTree<T>(value: T): T {
   try {
     return copy(value, 0) as T;
   } catch (error) {

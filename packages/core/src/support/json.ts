@@ -12,12 +12,7 @@ export type JsonObject = { readonly [key: string]: JsonValue };
  * JSON drops them.
  */
 export function findNonJson(value: unknown, path = '$'): string | undefined {
-  if (
-    typeof value === 'object' &&
-    value !== null &&
-    (frozenJson.has(value) || parsedJson.has(value))
-  )
-    return undefined;
+  if (typeof value === 'object' && value !== null && parsedJson.has(value)) return undefined;
   switch (typeof value) {
     case 'string':
     case 'boolean':
@@ -57,24 +52,6 @@ export function findNonJson(value: unknown, path = '$'): string | undefined {
 // Values that JSON.parse made and no caller has held since: plain JSON by construction, so the
 // store that receives them need not walk them again.
 const parsedJson = new WeakSet<object>();
-
-// Values that `frozenJsonCopy` made: plain JSON, deeply frozen, so nobody can ever change them and
-// a store may keep them as they are instead of a copy.
-const frozenJson = new WeakSet<object>();
-
-/** For `frozenJsonCopy` alone: marks the deeply frozen plain JSON copy it just made. */
-export function markFrozenJson<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) frozenJson.add(value);
-  return value;
-}
-
-/**
- * Whether `value` is an object or array `frozenJsonCopy` made: plain JSON that can never change.
- * A store may keep such a value itself and hand it to every reader.
- */
-export function isFrozenJson(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && frozenJson.has(value);
-}
 
 /**
  * A deep copy through the text form, as a store hands a value back. The copy is known to be

@@ -31,13 +31,13 @@ export function stampEvent(event: PendingEvent, stamp: Stamp): Draft {
   const data: unknown = maskedCopy(event.type, event.data, stamp.secrets);
   const problem = (eventDataSchemas[event.type] as Check<unknown> | undefined)?.(data, '');
   if (problem !== undefined) throw new InvalidEventError(event.type, undefined, problem);
-  // Not marked as JSON: a store's walk of three fields costs less than a `WeakSet` entry.
-  const metadata = {
+  // Frozen like the data: the writer hands its batches to the store as checked (`markCheckedBatch`).
+  const metadata = Object.freeze({
     eventId: stamp.ids(),
     at: isoTime(stamp.clock()),
     schemaVersion: CURRENT_SCHEMA_VERSION,
-  };
-  return { type: event.type, data, metadata };
+  });
+  return Object.freeze({ type: event.type, data, metadata });
 }
 
 let lastMs = Number.NaN;

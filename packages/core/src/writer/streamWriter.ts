@@ -10,6 +10,7 @@ import type { WorkEntry } from '../ports/workIndex.js';
 import { foldRead, rememberFold } from './foldCache.js';
 import { foldDrafts, stampEvent, type Draft } from './stampEvents.js';
 import { storeFault } from './storeFault.js';
+import { markCheckedBatch } from '../store/checkedBatch.js';
 
 /**
  * The only way state changes: stamps events with metadata, checks them against the state
@@ -161,7 +162,8 @@ export class StreamWriter {
       this.discardDeferred();
       throw refused;
     }
-    const drafts = this.#deferred.splice(0);
+    // Checked and frozen as they were stamped: a store neither walks nor copies them again.
+    const drafts = markCheckedBatch(this.#deferred.splice(0));
     // Folded when they were deferred, on top of what is stored: no second fold unless rebased.
     let folded = { state: this.#state, events: this.#deferredEvents.splice(0) };
     let base = this.#committed;
