@@ -27,6 +27,17 @@ export type ShapeOf<S extends Shape> = {
 } & { readonly [K in OptionalKeys<S>]?: Checked<S[K]> };
 
 const at = (path: string, problem: string) => `${path === '' ? 'data' : path}: ${problem}`;
+
+/**
+ * The path a check is given when only whether the value passes matters: its parts get the same
+ * path, so a passing check builds no path strings. A check of a whole value (path `''`) runs this
+ * way first, and again with real paths only to describe what failed.
+ */
+const unnamed = '\u0000';
+
+/** The path of `key` inside `path`. */
+const child = (path: string, key: string): string =>
+  path === unnamed ? unnamed : path === '' ? key : `${path}.${key}`;
 const got = (value: unknown) =>
   value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
 
@@ -83,7 +94,7 @@ export function arrayOf<T>(item: Check<T>): Check<readonly T[]> {
   return (value, path) => {
     if (!Array.isArray(value)) return at(path, `expected an array, got ${got(value)}`);
     for (let index = 0; index < value.length; index += 1) {
-      const problem = item(value[index], `${path}[${index}]`);
+      const problem = item(value[index], path === unnamed ? unnamed : `${path}[${index}]`);
       if (problem !== undefined) return problem;
     }
     return undefined;
@@ -93,18 +104,17 @@ export function arrayOf<T>(item: Check<T>): Check<readonly T[]> {
 /** An object with these keys; keys beyond them are kept, as a store keeps them. */
 export function object<S extends Shape>(shape: S): Check<ShapeOf<S>> {
   const entries = Object.entries(shape);
-  return (value, path) => {
+  const checkObject = (value: unknown, path: string) => {
     if (value === null || typeof value !== 'object' || Array.isArray(value))
       return at(path, `expected an object, got ${got(value)}`);
     for (const [key, check] of entries) {
-      const problem = check(
-        (value as Record<string, unknown>)[key],
-        path === '' ? key : `${path}.${key}`,
-      );
+      const problem = check((value as Record<string, unknown>)[key], child(path, key));
       if (problem !== undefined) return problem;
     }
     return undefined;
   };
+  return (value, path) =>
+    path === '' && checkObject(value, unnamed) === undefined ? undefined : checkObject(value, path);
 }
 
 /** One of several object shapes, told apart by the string in `key`. */
@@ -120,7 +130,7 @@ export function tagged<K extends string, const V extends Record<string, Check<ob
     const variant =
       typeof tag === 'string' && Object.hasOwn(variants, tag) ? variants[tag] : undefined;
     if (variant === undefined) {
-      const where = path === '' ? key : `${path}.${key}`;
+      const where = child(path, key);
       return at(
         where,
         `expected one of ${names.join(', ')}, got ${JSON.stringify(tag) ?? 'undefined'}`,
@@ -145,7 +155,7 @@ export function flagged<K extends string, T extends object, F extends object>(
     const flag = (value as Record<string, unknown>)[key];
     if (flag === true) return ifTrue(value, path);
     if (flag === false) return ifFalse(value, path);
-    return at(path === '' ? key : `${path}.${key}`, `expected a boolean, got ${got(flag)}`);
+    return at(child(path, key), `expected a boolean, got ${got(flag)}`);
   };
 }
 
