@@ -1,28 +1,22 @@
+import { Buffer } from 'node:buffer';
 import { randomFillSync } from 'node:crypto';
 
 let lastMs = -1;
 let counter = 0;
-// Random bytes drawn 4 KiB at a time: one system call per id would cost more than the rest.
-const pool = new Uint8Array(4096);
+// Random bytes drawn 4 KiB at a time: one system call per id would cost more than the rest. Each
+// id's 16 bytes are written over its slice of the pool and formatted by one native hex call.
+const pool = Buffer.alloc(4096);
 let poolOffset = pool.length;
 
-// Two hex digits per byte value: formatting an id is then 16 lookups, with no Buffer in between.
-const hexPairs = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
-
-function randomBytes16(): Uint8Array {
+/** The offset of 16 fresh random bytes in the pool. */
+function randomSlot(): number {
   if (poolOffset + 16 > pool.length) {
     randomFillSync(pool);
     poolOffset = 0;
   }
-  const bytes = pool.subarray(poolOffset, poolOffset + 16);
+  const slot = poolOffset;
   poolOffset += 16;
-  return bytes;
-}
-
-function hexOf(bytes: Uint8Array, from: number, to: number): string {
-  let text = '';
-  for (let index = from; index < to; index += 1) text += hexPairs[bytes[index] ?? 0] ?? '00';
-  return text;
+  return slot;
 }
 
 /**
@@ -44,13 +38,11 @@ export function uuidV7(): string {
     lastMs = ms;
     counter = 0;
   }
-  const bytes = randomBytes16();
-  for (let index = 5; index >= 0; index -= 1) {
-    bytes[index] = ms % 256;
-    ms = Math.floor(ms / 256);
-  }
-  bytes[6] = 0x70 | (counter >> 8);
-  bytes[7] = counter & 0xff;
-  bytes[8] = 0x80 | ((bytes[8] ?? 0) & 0x3f);
-  return `${hexOf(bytes, 0, 4)}-${hexOf(bytes, 4, 6)}-${hexOf(bytes, 6, 8)}-${hexOf(bytes, 8, 10)}-${hexOf(bytes, 10, 16)}`;
+  const slot = randomSlot();
+  pool.writeUIntBE(ms, slot, 6);
+  pool[slot + 6] = 0x70 | (counter >> 8);
+  pool[slot + 7] = counter & 0xff;
+  pool[slot + 8] = 0x80 | ((pool[slot + 8] ?? 0) & 0x3f);
+  const hex = pool.toString('hex', slot, slot + 16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
