@@ -1,3 +1,4 @@
+import type { ToolCall } from '../messages/toolCall.js';
 import { unreachable } from '../support/unreachable.js';
 import { mapGet } from '../support/versionedMap.js';
 import type { AgentEvent } from './agentEvent.js';
@@ -38,11 +39,19 @@ export function checkDraft(state: Readonly<StateDraft>, event: AgentEvent): stri
     case 'ModelResponded':
       return state.status === 'running' ? undefined : 'the model answered outside a run';
     case 'AssistantMessageAdded': {
-      const ids = event.data.message.toolCalls.map((toolCall) => toolCall.id);
-      const repeated = ids.find((id, index) => ids.indexOf(id) !== index);
-      if (repeated !== undefined) return `tool call id ${repeated} appears twice in one message`;
-      const known = ids.find((id) => mapGet(state.toolCalls, id) !== undefined);
-      return known === undefined ? undefined : `tool call id ${known} was already used`;
+      // Loops, not `map`/`find`: this runs for every message of a fold, and a batch is small.
+      const { toolCalls } = event.data.message;
+      for (let index = 0; index < toolCalls.length; index += 1) {
+        const id = (toolCalls[index] as ToolCall).id;
+        for (let before = 0; before < index; before += 1) {
+          if ((toolCalls[before] as ToolCall).id === id)
+            return `tool call id ${id} appears twice in one message`;
+        }
+      }
+      for (const { id } of toolCalls) {
+        if (mapGet(state.toolCalls, id) !== undefined) return `tool call id ${id} was already used`;
+      }
+      return undefined;
     }
     case 'ToolCallStarted':
       return unanswered(state, event.data.toolCall.id, 'started');

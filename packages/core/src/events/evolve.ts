@@ -84,7 +84,10 @@ function applyEvent(draft: StateDraft, event: AgentEvent): void {
             invocations: 0,
           });
         }
-        draft.unanswered = [...draft.unanswered, ...toolCalls.map((toolCall) => toolCall.id)];
+        const unanswered: string[] = [];
+        for (const id of draft.unanswered) unanswered.push(id);
+        for (const toolCall of toolCalls) unanswered.push(toolCall.id);
+        draft.unanswered = unanswered;
       }
       appendMessage(draft, event.data.message);
       return;
@@ -213,7 +216,16 @@ function answer(
   const call = mapGet(draft.toolCalls, toolCallId);
   if (call === undefined) return;
   draft.toolCalls = mapSet(draft.toolCalls, toolCallId, { ...call, status });
-  // Unanswered calls are the few of the open batches: filtering them costs O(batch), not O(run).
-  draft.unanswered = draft.unanswered.filter((id) => id !== toolCallId);
+  // Unanswered calls are the few of the open batches: dropping one costs O(batch), not O(run).
+  draft.unanswered = withoutId(draft.unanswered, toolCallId);
   appendMessage(draft, { role: 'tool', toolCall: call.toolCall, output });
+}
+
+// Not frozen: V8 copies a frozen array on a slow path. No code pushes to `unanswered` in place.
+const noIds: readonly string[] = [];
+
+/** `ids` without `id`: a new array (the old one may be a published state's), or a shared empty one. */
+function withoutId(ids: readonly string[], id: string): readonly string[] {
+  if (ids.length === 1 && ids[0] === id) return noIds;
+  return ids.filter((other) => other !== id);
 }

@@ -1,7 +1,7 @@
 import type { StopCause, StopReason } from './stopReason.js';
 import type { ChatMessage } from '../messages/chatMessage.js';
 import { emptyLog, logSlice, logPush, type LogView } from '../support/appendLog.js';
-import { emptyMap, mapEntries, mapSet, type MapView } from '../support/versionedMap.js';
+import { emptyMap, mapEntries, mapFreeze, mapSet, type MapView } from '../support/versionedMap.js';
 import type { RunMode } from './agentEvent.js';
 import type { AgentState, PendingDecision, ToolCallState } from './agentState.js';
 
@@ -105,6 +105,9 @@ export function editableDraft(state: AgentState): StateDraft {
  * or a step never pays for them.
  */
 export function publish(draft: StateDraft): AgentState {
+  // What the state sees never changes: later folds write new versions of its calls and counts.
+  mapFreeze(draft.toolCalls);
+  mapFreeze(draft.failureCounts);
   let history: readonly ChatMessage[] | undefined;
   let toolCalls: AgentState['toolCalls'] | undefined;
   let failureCounts: AgentState['failureCounts'] | undefined;
