@@ -2,7 +2,8 @@ import type { ToolCall } from '../messages/toolCall.js';
 import { unreachable } from '../support/unreachable.js';
 import { mapGet } from '../support/versionedMap.js';
 import type { AgentEvent } from './agentEvent.js';
-import type { AgentState } from './agentState.js';
+import type { AgentState, ToolCallStatus } from './agentState.js';
+import { answeredStatus } from './answeredCalls.js';
 import { draftOf, type StateDraft } from './stateDraft.js';
 
 /**
@@ -49,7 +50,7 @@ export function checkDraft(state: Readonly<StateDraft>, event: AgentEvent): stri
         }
       }
       for (const { id } of toolCalls) {
-        if (mapGet(state.toolCalls, id) !== undefined) return `tool call id ${id} was already used`;
+        if (callStatus(state, id) !== undefined) return `tool call id ${id} was already used`;
       }
       return undefined;
     }
@@ -81,15 +82,26 @@ export function checkDraft(state: Readonly<StateDraft>, event: AgentEvent): stri
   return unreachable(event, 'event type');
 }
 
+/**
+ * Where the call `toolCallId` stands, or `undefined` if the model never made it. A checking draft
+ * keeps answered calls apart, as bare statuses (see `StateDraft.answered`); the rules read both
+ * kinds of draft through this one function.
+ */
+function callStatus(state: Readonly<StateDraft>, toolCallId: string): ToolCallStatus | undefined {
+  const answered =
+    state.answered === undefined ? undefined : answeredStatus(state.answered, toolCallId);
+  return answered ?? mapGet(state.toolCalls, toolCallId)?.status;
+}
+
 function unanswered(
   state: Readonly<StateDraft>,
   toolCallId: string,
   verb: string,
 ): string | undefined {
-  const call = mapGet(state.toolCalls, toolCallId);
-  if (call === undefined)
+  const status = callStatus(state, toolCallId);
+  if (status === undefined)
     return `tool call ${toolCallId} cannot be ${verb}: the model never made it`;
-  if (call.status === 'completed' || call.status === 'failed') {
+  if (status === 'completed' || status === 'failed') {
     return `tool call ${toolCallId} cannot be ${verb}: it was already answered`;
   }
   return undefined;
@@ -98,7 +110,7 @@ function unanswered(
 function startedCall(state: Readonly<StateDraft>, toolCallId: string): string | undefined {
   const problem = unanswered(state, toolCallId, 'answered');
   if (problem !== undefined) return problem;
-  return mapGet(state.toolCalls, toolCallId)?.status === 'started'
+  return callStatus(state, toolCallId) === 'started'
     ? undefined
     : `tool call ${toolCallId} cannot be answered: it was not started`;
 }
