@@ -2,8 +2,10 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import {
   Agent,
+  decodeEvent,
   foldEvents,
   foldStream,
+  type AgentState,
   type NewStreamEvent,
   type StreamEvent,
 } from '@agentlog/core';
@@ -80,10 +82,11 @@ function collect(): void {
  * - `baseline`: the same rows' event text read with better-sqlite3 (`.raw().iterate()`),
  *   `JSON.parse` of each, and a trivial reducer (a count and the last revision); nothing kept.
  * - `fork`: `forkStream` at the middle revision, on a private copy of the file.
- * - `fold`: `foldEvents` (check, fold) of the whole stream, parsed from its stored text and
- *   decoded (in place: the decoded events are the parsed objects) before the timed part; nothing
- *   else held. What a resume's fold is given.
- * - `decodeFold`: `foldStream` (decode, check, fold) of the same parsed stream, not decoded before.
+ * - `fold`: `foldEvents` (check, fold) of the stream page by page, as a resume folds it: each page
+ *   of {@link foldPage} rows is read, parsed and decoded (in place: the decoded events are the
+ *   parsed objects) untimed, then folded onto the state of the pages before it, timed; only the
+ *   page and the state are alive. The seconds are the sum of the timed folds.
+ * - `decodeFold`: `foldStream` (decode, check, fold) of the same pages, parsed untimed.
  */
 export async function measureResume(
   dir: string,
@@ -115,26 +118,7 @@ export async function measureResume(
     return;
   }
   if (figure === 'fold' || figure === 'decodeFold') {
-    const db = new Database(path, { readonly: true });
-    let stored: StreamEvent[];
-    try {
-      stored = (
-        db
-          .prepare('SELECT event FROM agentlog_events WHERE stream_id = ? ORDER BY revision')
-          .pluck()
-          .all(streamId) as string[]
-      ).map((text) => JSON.parse(text) as StreamEvent);
-    } finally {
-      db.close();
-    }
-    // Decoding a current-version event hands back the parsed object: no second copy.
-    const decoded = figure === 'fold' ? foldStream(stored).events : undefined;
-    await measured(() => {
-      const state = decoded === undefined ? foldStream(stored).state : foldEvents(decoded);
-      if (state.revision !== stored.length - 1)
-        throw new Error(`fold: revision ${state.revision} after ${stored.length} events`);
-      return { events: stored.length, held: state };
-    });
+    measurePagedFold(path, streamId, figure);
     return;
   }
   const store = createSqliteEventStore({ path });
@@ -177,6 +161,47 @@ export async function measureResume(
     }
   } finally {
     store.close();
+  }
+}
+
+/** Rows per page of the paged fold figures: what a build reads at a time (`foldPageSize`). */
+export const foldPage = 1_000;
+
+/** The `fold` and `decodeFold` figures: see {@link measureResume}. */
+function measurePagedFold(path: string, streamId: string, figure: 'fold' | 'decodeFold'): void {
+  const db = new Database(path, { readonly: true });
+  try {
+    const rows = db
+      .prepare('SELECT event FROM agentlog_events WHERE stream_id = ? ORDER BY revision')
+      .pluck();
+    collect();
+    reportReady();
+    let state: AgentState | undefined;
+    let events = 0;
+    let seconds = 0;
+    let cpuMicros = 0;
+    let page: StreamEvent[] = [];
+    const fold = () => {
+      const decoded = figure === 'fold' ? page.map(decodeEvent) : undefined;
+      const cpuBefore = process.cpuUsage();
+      const start = performance.now();
+      state = decoded === undefined ? foldStream(page, state).state : foldEvents(decoded, state);
+      seconds += (performance.now() - start) / 1_000;
+      const cpu = process.cpuUsage(cpuBefore);
+      cpuMicros += cpu.user + cpu.system;
+      events += page.length;
+      page = [];
+    };
+    for (const text of rows.iterate(streamId) as IterableIterator<string>) {
+      page.push(JSON.parse(text) as StreamEvent);
+      if (page.length === foldPage) fold();
+    }
+    if (page.length > 0) fold();
+    if (state?.revision !== events - 1)
+      throw new Error(`fold: revision ${state?.revision} after ${events} events`);
+    reportChildResult({ seconds, figures: { events, cpuSeconds: cpuMicros / 1e6 } });
+  } finally {
+    db.close();
   }
 }
 

@@ -79,6 +79,7 @@ export { checkEvent } from './events/checkEvent.js';
 export { decodeEvent, createEventDecoder, defaultUpcasters } from './events/decodeEvent.js';
 export type { Upcaster, UpcasterStep, UpcasterTable } from './events/decodeEvent.js';
 export { foldEvents, foldStream } from './events/foldEvents.js';
+export { checkStream } from './events/checkStream.js';
 
 export type {
   ChatMessage,

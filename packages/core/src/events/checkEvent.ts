@@ -1,7 +1,9 @@
+import type { ToolCall } from '../messages/toolCall.js';
 import { unreachable } from '../support/unreachable.js';
 import { mapGet } from '../support/versionedMap.js';
 import type { AgentEvent } from './agentEvent.js';
-import type { AgentState } from './agentState.js';
+import type { AgentState, ToolCallStatus } from './agentState.js';
+import { answeredStatus } from './answeredCalls.js';
 import { draftOf, type StateDraft } from './stateDraft.js';
 
 /**
@@ -38,11 +40,19 @@ export function checkDraft(state: Readonly<StateDraft>, event: AgentEvent): stri
     case 'ModelResponded':
       return state.status === 'running' ? undefined : 'the model answered outside a run';
     case 'AssistantMessageAdded': {
-      const ids = event.data.message.toolCalls.map((toolCall) => toolCall.id);
-      const repeated = ids.find((id, index) => ids.indexOf(id) !== index);
-      if (repeated !== undefined) return `tool call id ${repeated} appears twice in one message`;
-      const known = ids.find((id) => mapGet(state.toolCalls, id) !== undefined);
-      return known === undefined ? undefined : `tool call id ${known} was already used`;
+      // Loops, not `map`/`find`: this runs for every message of a fold, and a batch is small.
+      const { toolCalls } = event.data.message;
+      for (let index = 0; index < toolCalls.length; index += 1) {
+        const id = (toolCalls[index] as ToolCall).id;
+        for (let before = 0; before < index; before += 1) {
+          if ((toolCalls[before] as ToolCall).id === id)
+            return `tool call id ${id} appears twice in one message`;
+        }
+      }
+      for (const { id } of toolCalls) {
+        if (callStatus(state, id) !== undefined) return `tool call id ${id} was already used`;
+      }
+      return undefined;
     }
     case 'ToolCallStarted':
       return unanswered(state, event.data.toolCall.id, 'started');
@@ -72,15 +82,26 @@ export function checkDraft(state: Readonly<StateDraft>, event: AgentEvent): stri
   return unreachable(event, 'event type');
 }
 
+/**
+ * Where the call `toolCallId` stands, or `undefined` if the model never made it. A checking draft
+ * keeps answered calls apart, as bare statuses (see `StateDraft.answered`); the rules read both
+ * kinds of draft through this one function.
+ */
+function callStatus(state: Readonly<StateDraft>, toolCallId: string): ToolCallStatus | undefined {
+  const answered =
+    state.answered === undefined ? undefined : answeredStatus(state.answered, toolCallId);
+  return answered ?? mapGet(state.toolCalls, toolCallId)?.status;
+}
+
 function unanswered(
   state: Readonly<StateDraft>,
   toolCallId: string,
   verb: string,
 ): string | undefined {
-  const call = mapGet(state.toolCalls, toolCallId);
-  if (call === undefined)
+  const status = callStatus(state, toolCallId);
+  if (status === undefined)
     return `tool call ${toolCallId} cannot be ${verb}: the model never made it`;
-  if (call.status === 'completed' || call.status === 'failed') {
+  if (status === 'completed' || status === 'failed') {
     return `tool call ${toolCallId} cannot be ${verb}: it was already answered`;
   }
   return undefined;
@@ -89,7 +110,7 @@ function unanswered(
 function startedCall(state: Readonly<StateDraft>, toolCallId: string): string | undefined {
   const problem = unanswered(state, toolCallId, 'answered');
   if (problem !== undefined) return problem;
-  return mapGet(state.toolCalls, toolCallId)?.status === 'started'
+  return callStatus(state, toolCallId) === 'started'
     ? undefined
     : `tool call ${toolCallId} cannot be answered: it was not started`;
 }

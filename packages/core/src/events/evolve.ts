@@ -1,9 +1,10 @@
 import { toolCallHash } from '../messages/toolCall.js';
 import type { ToolOutput } from '../messages/toolOutput.js';
 import { unreachable } from '../support/unreachable.js';
-import { mapGet, mapSet } from '../support/versionedMap.js';
+import { emptyMap, mapGet, mapSet, mapSize } from '../support/versionedMap.js';
 import type { AgentEvent } from './agentEvent.js';
 import type { AgentState, RunApproval, ToolCallState } from './agentState.js';
+import { withAnswer, type AnsweredView } from './answeredCalls.js';
 import { appendMessage, editableDraft, publish, type StateDraft } from './stateDraft.js';
 
 /**
@@ -84,7 +85,10 @@ function applyEvent(draft: StateDraft, event: AgentEvent): void {
             invocations: 0,
           });
         }
-        draft.unanswered = [...draft.unanswered, ...toolCalls.map((toolCall) => toolCall.id)];
+        const unanswered: string[] = [];
+        for (const id of draft.unanswered) unanswered.push(id);
+        for (const toolCall of toolCalls) unanswered.push(toolCall.id);
+        draft.unanswered = unanswered;
       }
       appendMessage(draft, event.data.message);
       return;
@@ -105,7 +109,8 @@ function applyEvent(draft: StateDraft, event: AgentEvent): void {
       const call = mapGet(draft.toolCalls, event.data.toolCallId);
       const output = event.data.output ?? { kind: 'fail', text: event.data.error };
       answer(draft, event.data.toolCallId, 'failed', output);
-      if (call !== undefined) {
+      // A checking draft keeps no failure counts (see `StateDraft.answered`).
+      if (call !== undefined && draft.answered === undefined) {
         const hash = toolCallHash(call.toolCall);
         draft.failureCounts = mapSet(draft.failureCounts, hash, event.data.failureCount);
       }
@@ -212,8 +217,41 @@ function answer(
 ): void {
   const call = mapGet(draft.toolCalls, toolCallId);
   if (call === undefined) return;
+  // Unanswered calls are the few of the open batches: dropping one costs O(batch), not O(run).
+  draft.unanswered = withoutId(draft.unanswered, toolCallId);
+  if (draft.answered !== undefined) {
+    answerInCheck(draft, toolCallId, status, draft.answered);
+    appendMessage(draft, { role: 'tool', toolCall: call.toolCall, output });
+    return;
+  }
   draft.toolCalls = mapSet(draft.toolCalls, toolCallId, { ...call, status });
-  // Unanswered calls are the few of the open batches: filtering them costs O(batch), not O(run).
-  draft.unanswered = draft.unanswered.filter((id) => id !== toolCallId);
   appendMessage(draft, { role: 'tool', toolCall: call.toolCall, output });
+}
+
+/**
+ * A checking draft keeps an answered call as its id and status only, and drops the records of
+ * answered calls from `toolCalls` once they outnumber the open ones: memory O(open calls) plus
+ * a bare id per answered call, in amortised O(1) per answer.
+ */
+function answerInCheck(
+  draft: StateDraft,
+  toolCallId: string,
+  status: 'completed' | 'failed',
+  answered: AnsweredView,
+): void {
+  draft.answered = withAnswer(answered, toolCallId, status);
+  if (mapSize(draft.toolCalls) <= 2 * draft.unanswered.length + 32) return;
+  let open = emptyMap<ToolCallState>();
+  for (const id of draft.unanswered)
+    open = mapSet(open, id, mapGet(draft.toolCalls, id) as ToolCallState);
+  draft.toolCalls = open;
+}
+
+// Not frozen: V8 copies a frozen array on a slow path. No code pushes to `unanswered` in place.
+const noIds: readonly string[] = [];
+
+/** `ids` without `id`: a new array (the old one may be a published state's), or a shared empty one. */
+function withoutId(ids: readonly string[], id: string): readonly string[] {
+  if (ids.length === 1 && ids[0] === id) return noIds;
+  return ids.filter((other) => other !== id);
 }

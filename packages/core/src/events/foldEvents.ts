@@ -21,7 +21,7 @@ export function foldEvents(
 }
 
 /** Checks `event` against the draft and its revision against the draft's, then folds it in. */
-function foldChecked(current: StateDraft, event: AgentEvent): void {
+export function foldChecked(current: StateDraft, event: AgentEvent): void {
   const problem = checkDraft(current, event);
   if (problem !== undefined) {
     throw new InvalidEventError(event.type, event.metadata.revision, problem);

@@ -1,9 +1,17 @@
 import type { StopCause, StopReason } from './stopReason.js';
 import type { ChatMessage } from '../messages/chatMessage.js';
-import { emptyLog, logSlice, logPush, type LogView } from '../support/appendLog.js';
-import { emptyMap, mapEntries, mapSet, type MapView } from '../support/versionedMap.js';
+import { emptyLog, logCount, logSlice, logPush, type LogView } from '../support/appendLog.js';
+import {
+  emptyMap,
+  mapEntries,
+  mapFreeze,
+  mapGet,
+  mapSet,
+  type MapView,
+} from '../support/versionedMap.js';
 import type { RunMode } from './agentEvent.js';
 import type { AgentState, PendingDecision, ToolCallState } from './agentState.js';
+import type { AnsweredView } from './answeredCalls.js';
 
 /**
  * The working form of an agent's state: what `evolve` folds into, in place, before it hands the
@@ -43,6 +51,12 @@ export interface StateDraft {
   /** Index of the last assistant message with tool calls, and whether a tool output follows it. */
   batchIndex: number;
   outputAfterBatch: boolean;
+  /**
+   * Set in a checking draft only (`checkStream`), which keeps what the EVT-4 checks and a status
+   * need: answered calls as bare id → status here, dropped from `toolCalls`; no history, no
+   * failure counts. `undefined` in the draft of a full state.
+   */
+  answered: AnsweredView | undefined;
 }
 
 /**
@@ -83,6 +97,7 @@ export function emptyDraft(): StateDraft {
     summaryIndex: -1,
     batchIndex: -1,
     outputAfterBatch: false,
+    answered: undefined,
   };
 }
 
@@ -105,10 +120,35 @@ export function editableDraft(state: AgentState): StateDraft {
  * or a step never pays for them.
  */
 export function publish(draft: StateDraft): AgentState {
+  // What the state sees never changes: later folds write new versions of its calls and counts.
+  mapFreeze(draft.toolCalls);
+  mapFreeze(draft.failureCounts);
+  const state: WritableState =
+    draft.answered === undefined ? fullState(draft) : checkedState(draft);
+  // Absent, not undefined: a state must be deep-equal to the same state parsed from JSON.
+  if (draft.stopReason !== undefined) state.stopReason = draft.stopReason;
+  if (draft.stopCause !== undefined) state.stopCause = draft.stopCause;
+  if (draft.lastEventAt !== undefined) state.lastEventAt = draft.lastEventAt;
+  if (draft.runMode !== undefined) state.runMode = draft.runMode;
+  if (draft.forkedFrom !== undefined) state.forkedFrom = draft.forkedFrom;
+  if (draft.stopRequest !== undefined) state.stopRequest = draft.stopRequest;
+  if (draft.runApprovals !== undefined) state.runApprovals = draft.runApprovals;
+  if (draft.agent !== undefined) state.agent = draft.agent;
+  if (draft.runRequest !== undefined) state.runRequest = draft.runRequest;
+  if (draft.worker !== undefined) state.worker = draft.worker;
+  if (draft.released) state.released = true;
+  Object.defineProperty(state, DRAFT, { value: draft });
+  return state;
+}
+
+type WritableState = { -readonly [K in keyof AgentState]: AgentState[K] };
+
+/** The fields of a full state, its growing collections built on first access. */
+function fullState(draft: StateDraft): WritableState {
   let history: readonly ChatMessage[] | undefined;
   let toolCalls: AgentState['toolCalls'] | undefined;
   let failureCounts: AgentState['failureCounts'] | undefined;
-  const state: { -readonly [K in keyof AgentState]: AgentState[K] } = {
+  return {
     status: draft.status,
     revision: draft.revision,
     runs: draft.runs,
@@ -128,20 +168,42 @@ export function publish(draft: StateDraft): AgentState {
     historyLengthAtLastCompletion: draft.historyLengthAtLastCompletion,
     lastResponseEmpty: draft.lastResponseEmpty,
   };
-  // Absent, not undefined: a state must be deep-equal to the same state parsed from JSON.
-  if (draft.stopReason !== undefined) state.stopReason = draft.stopReason;
-  if (draft.stopCause !== undefined) state.stopCause = draft.stopCause;
-  if (draft.lastEventAt !== undefined) state.lastEventAt = draft.lastEventAt;
-  if (draft.runMode !== undefined) state.runMode = draft.runMode;
-  if (draft.forkedFrom !== undefined) state.forkedFrom = draft.forkedFrom;
-  if (draft.stopRequest !== undefined) state.stopRequest = draft.stopRequest;
-  if (draft.runApprovals !== undefined) state.runApprovals = draft.runApprovals;
-  if (draft.agent !== undefined) state.agent = draft.agent;
-  if (draft.runRequest !== undefined) state.runRequest = draft.runRequest;
-  if (draft.worker !== undefined) state.worker = draft.worker;
-  if (draft.released) state.released = true;
-  Object.defineProperty(state, DRAFT, { value: draft });
-  return state;
+}
+
+/**
+ * The fields of a checked state (`checkStream`): its `toolCalls` are the calls not answered yet;
+ * it kept no history and no failure counts, so reading them throws rather than lie.
+ */
+function checkedState(draft: StateDraft): WritableState {
+  let toolCalls: AgentState['toolCalls'] | undefined;
+  const notKept = (what: string) =>
+    new Error(
+      `a state from checkStream keeps no ${what}: fold the stream with foldStream to read it`,
+    );
+  return {
+    status: draft.status,
+    revision: draft.revision,
+    runs: draft.runs,
+    systemPromptAdded: draft.systemPromptAdded,
+    get history(): readonly ChatMessage[] {
+      throw notKept('history');
+    },
+    queued: draft.queued,
+    get toolCalls() {
+      return (toolCalls ??= Object.freeze(
+        Object.fromEntries(
+          draft.unanswered.map((id) => [id, mapGet(draft.toolCalls, id) as ToolCallState]),
+        ),
+      ));
+    },
+    feedback: draft.feedback,
+    get failureCounts(): AgentState['failureCounts'] {
+      throw notKept('failure counts');
+    },
+    completionsInRun: draft.completionsInRun,
+    historyLengthAtLastCompletion: draft.historyLengthAtLastCompletion,
+    lastResponseEmpty: draft.lastResponseEmpty,
+  };
 }
 
 function fromPlainState(state: AgentState): StateDraft {
@@ -187,6 +249,11 @@ function fromPlainState(state: AgentState): StateDraft {
 
 /** Appends a message to the draft's history and keeps its indexes. */
 export function appendMessage(draft: StateDraft, message: ChatMessage): void {
+  // A checking draft counts the history without keeping it (its indexes serve its queries only).
+  if (draft.answered !== undefined) {
+    draft.history = logCount(draft.history);
+    return;
+  }
   const index = draft.history.length;
   draft.history = logPush(draft.history, message);
   switch (message.role) {

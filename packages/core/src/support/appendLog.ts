@@ -33,3 +33,11 @@ export function logAt<T>(view: LogView<T>, index: number): T | undefined {
 export function logSlice<T>(view: LogView<T>, start = 0): T[] {
   return view.items.slice(start, view.length);
 }
+
+/**
+ * The view with one more item counted but not kept: what a checking fold keeps of a history
+ * (its length). `logAt` reads nothing past the kept items; push nothing onto such a view.
+ */
+export function logCount<T>(view: LogView<T>): LogView<T> {
+  return { items: view.items, length: view.length + 1 };
+}

@@ -1,7 +1,8 @@
 /** One write of a key: its sequence number, its value, and the write of the key before it. */
 interface Version<V> {
   readonly seq: number;
-  readonly value: V;
+  /** Replaced in place only while no published view can see this write (see `mapSet`). */
+  value: V;
   readonly previous: Version<V> | undefined;
 }
 
@@ -13,6 +14,11 @@ interface MapStore<V> {
   readonly keys: string[];
   readonly firstWrites: number[];
   writes: number;
+  /** Writes numbered below this one may be seen by a published view: they never change. */
+  frozen: number;
+  /** The last key looked up and its newest write: a check and a fold read the same key in turn. */
+  memoKey: string | undefined;
+  memoVersion: Version<V> | undefined;
 }
 
 /**
@@ -27,29 +33,57 @@ export interface MapView<V> {
 
 /** A view of an empty map. */
 export function emptyMap<V>(): MapView<V> {
-  return { store: { latest: new Map(), keys: [], firstWrites: [], writes: 0 }, writes: 0 };
+  return { store: newStore(0), writes: 0 };
 }
 
 /** The value `view` sees under `key`. */
 export function mapGet<V>(view: MapView<V>, key: string): V | undefined {
   // The newest view finds its value first; an older one walks back a few versions at most.
-  let version = view.store.latest.get(key);
+  let version = newest(view.store, key);
   while (version !== undefined && version.seq >= view.writes) version = version.previous;
   return version?.value;
 }
 
-/** The view with `key` set to `value`; `view` itself still sees what it saw. */
+/**
+ * The view with `key` set to `value`; `view` itself still sees what it saw. A key written since
+ * the last `mapFreeze` of the lineage is overwritten in place (no view that was handed out can
+ * see that write), so a fold that sets one key several times keeps one version of it.
+ */
 export function mapSet<V>(view: MapView<V>, key: string, value: V): MapView<V> {
-  const store = view.store.writes === view.writes ? view.store : branch(view);
+  const atTip = view.store.writes === view.writes;
+  const store = atTip ? view.store : branch(view);
+  const previous = newest(store, key);
+  if (previous !== undefined && previous.seq >= store.frozen) {
+    previous.value = value;
+    return atTip ? view : { store, writes: store.writes };
+  }
   const seq = store.writes;
-  const previous = store.latest.get(key);
-  store.latest.set(key, { seq, value, previous });
+  const version = { seq, value, previous };
+  store.latest.set(key, version);
+  store.memoKey = key;
+  store.memoVersion = version;
   if (previous === undefined) {
     store.keys.push(key);
     store.firstWrites.push(seq);
   }
   store.writes = seq + 1;
   return { store, writes: seq + 1 };
+}
+
+/**
+ * Marks what `view` sees as handed out: later writes of its keys make new versions instead of
+ * overwriting. O(1); what `publish` calls for every state it hands out.
+ */
+export function mapFreeze<V>(view: MapView<V>): void {
+  if (view.writes > view.store.frozen) view.store.frozen = view.writes;
+}
+
+/** How many keys `view` sees. */
+export function mapSize<V>(view: MapView<V>): number {
+  const { firstWrites } = view.store;
+  let size = firstWrites.length;
+  while (size > 0 && (firstWrites[size - 1] as number) >= view.writes) size -= 1;
+  return size;
 }
 
 /** Every key `view` sees with its value, in the order the keys were first written. */
@@ -64,9 +98,34 @@ export function mapEntries<V>(view: MapView<V>): [string, V][] {
   return entries;
 }
 
-/** A store of its own for an older view: the newest version each key had for it. */
+function newStore<V>(writes: number): MapStore<V> {
+  return {
+    latest: new Map(),
+    keys: [],
+    firstWrites: [],
+    writes,
+    frozen: writes,
+    memoKey: undefined,
+    memoVersion: undefined,
+  };
+}
+
+/** The newest write of `key` in the store, through the one-entry memo. */
+function newest<V>(store: MapStore<V>, key: string): Version<V> | undefined {
+  if (key === store.memoKey) return store.memoVersion;
+  const version = store.latest.get(key);
+  store.memoKey = key;
+  store.memoVersion = version;
+  return version;
+}
+
+/**
+ * A store of its own for an older view: the newest version each key had for it. The versions it
+ * shares with the older store are frozen in it: either store may be read by views that see them.
+ */
 function branch<V>(view: MapView<V>): MapStore<V> {
-  const copy: MapStore<V> = { latest: new Map(), keys: [], firstWrites: [], writes: view.writes };
+  const copy = newStore<V>(view.writes);
+  mapFreeze(view);
   const { keys, firstWrites, latest } = view.store;
   for (let index = 0; index < keys.length; index += 1) {
     if ((firstWrites[index] as number) >= view.writes) break;

@@ -1,4 +1,4 @@
-import { decodeEvent, foldStream, type AgentEvent, type AgentState } from '@agentlog/core';
+import { checkStream, decodeEvent, type AgentEvent, type AgentState } from '@agentlog/core';
 import type { CliCommand } from './cliCommand.js';
 import { CliError } from './cliError.js';
 import type { CliIo } from './cliIo.js';
@@ -63,9 +63,10 @@ export const inspectCommand: CliCommand = {
 
 /**
  * Prints the timeline of `streamId` as it reads it, one page of events at a time, in two passes:
- * the first folds the stream (checking it, SPEC EVT-4, and learning its status for the first
- * line), the second describes and prints it, waiting for the reader when stdout is full. Neither
- * keeps the events: memory holds a page, the fold's state and the timeline's call names. A
+ * the first checks the stream (`checkStream`: SPEC EVT-4, and its status for the first line,
+ * without keeping its history), the second describes and prints it, waiting for the reader when
+ * stdout is full. Neither keeps the events: memory holds a page, the checked state (a bare id
+ * and status per answered call) and the timeline's call names. A
  * stream that is unknown, contradicts itself or holds a damaged row fails in the first pass,
  * before a line is printed, naming the stream and the revision.
  */
@@ -73,7 +74,7 @@ async function printTimeline(opened: OpenedStore, streamId: string, io: CliIo): 
   let state: AgentState | undefined;
   let count = 0;
   for await (const page of readPages(opened.store, streamId)) {
-    state = await invalidAsCliError(streamId, () => foldStream(page, state).state);
+    state = await invalidAsCliError(streamId, () => checkStream(page, state));
     count += page.length;
   }
   if (state === undefined) throw new CliError(`no stream ${streamId} in ${opened.label}`);

@@ -1,7 +1,11 @@
 import type { EventStore, StreamEvent } from '@agentlog/core';
 
-/** How many events a paged read asks the store for at a time. */
-export const pageSize = 2_000;
+/**
+ * How many events a paged read asks the store for at a time. Small enough that a page is garbage
+ * before the young generation promotes it (2,000 grew inspect's peak RSS with the stream, see
+ * docs/performance.md#growth); a SQLite page read is an index range, cheap at this size.
+ */
+export const pageSize = 500;
 
 /**
  * The events of `streamId`, in pages of at most `size` events read with `fromRevision` and

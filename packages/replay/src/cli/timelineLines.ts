@@ -5,8 +5,11 @@ import type { Painter } from './painter.js';
 /** A timeline and the revisions it does not show, since they only repeat a shown line. */
 export interface Timeline {
   readonly lines: string[];
-  /** The hidden revisions, in order, with the type of their event. */
-  readonly hidden: readonly { readonly revision: number; readonly type: string }[];
+  /**
+   * The hidden revisions by the type of their event, in order; the types in the order they were
+   * first hidden. Numbers, not an object per revision: a long stream hides a quarter of them.
+   */
+  readonly hidden: ReadonlyMap<string, readonly number[]>;
 }
 
 /**
@@ -29,25 +32,32 @@ export function timeline(events: readonly AgentEvent[], paint: Painter): Timelin
 export interface TimelineWriter {
   /** The lines of `event` (none for a hidden one); `next` is the event after it, if any. */
   add(event: AgentEvent, next: AgentEvent | undefined): string[];
-  /** The revisions hidden so far, in order, with the type of their event. */
+  /** The revisions hidden so far, by the type of their event, in order. */
   readonly hidden: Timeline['hidden'];
 }
 
 /**
  * A {@link TimelineWriter} for a stream whose last revision is `lastRevision` (it sets the width
- * of the revision column): what it keeps between events is the tool calls by id, the refusals
- * and the hidden revisions, never the events.
+ * of the revision column): what it keeps between events is the open tool calls by id, the
+ * refusals and the hidden revisions, never the events. A call is forgotten once it is answered
+ * and no decision on it waits to be consumed, since no later event of a checked stream (SPEC
+ * EVT-4) names it: memory grows with the open calls, not with the stream.
  */
 export function timelineWriter(lastRevision: number, paint: Painter): TimelineWriter {
   const memory: TimelineMemory = { calls: new Map(), refusals: new Map() };
   const width = `#${lastRevision}`.length + 2;
-  const hidden: { revision: number; type: string }[] = [];
+  const hidden = new Map<string, number[]>();
+  const forget = callForgetter(memory);
   return {
     hidden,
     add(event, next) {
       const text = describeEvent(event, next, memory, paint);
+      forget(event);
       if (text === undefined) {
-        hidden.push({ revision: event.metadata.revision, type: event.type });
+        // Pushed, not copied: a long stream hides tens of thousands of revisions (linear, issue 21).
+        const revisions = hidden.get(event.type);
+        if (revisions === undefined) hidden.set(event.type, [event.metadata.revision]);
+        else revisions.push(event.metadata.revision);
         return [];
       }
       // A line with data below it (a stop's result) continues under its text, indented.
@@ -57,6 +67,42 @@ export function timelineWriter(lastRevision: number, paint: Painter): TimelineWr
         ...more.map((line) => `${' '.repeat(width)}${line}`),
       ];
     },
+  };
+}
+
+/**
+ * What drops a call from the timeline's memory after the event that last names it: its answer,
+ * or the consumption of a decision given before its answer. Once answered, a call of a checked
+ * stream is named again only by the consumption of such a decision.
+ */
+function callForgetter(memory: TimelineMemory): (event: AgentEvent) => void {
+  const decided = new Set<string>();
+  const answeredDecided = new Set<string>();
+  const drop = (id: string) => {
+    memory.calls.delete(id);
+    memory.refusals.delete(id);
+  };
+  return (event) => {
+    switch (event.type) {
+      case 'FeedbackReceived':
+        decided.add(event.data.toolCallId);
+        return;
+      case 'FeedbackConsumed': {
+        const id = event.data.toolCallId;
+        decided.delete(id);
+        if (answeredDecided.delete(id)) drop(id);
+        return;
+      }
+      case 'ToolCallCompleted':
+      case 'ToolCallFailed': {
+        const id = event.data.toolCallId;
+        if (decided.has(id)) answeredDecided.add(id);
+        else drop(id);
+        return;
+      }
+      default:
+        return;
+    }
   };
 }
 
@@ -70,14 +116,13 @@ const whyHidden: Readonly<Record<string, string>> = {
  * (`hidden: #2 a queued user text …; #5, #15 the assistant message …`); `undefined` for none.
  */
 export function hiddenLine(hidden: Timeline['hidden']): string | undefined {
-  if (hidden.length === 0) return undefined;
+  if (hidden.size === 0) return undefined;
   const groups = new Map<string, number[]>();
-  for (const { revision, type } of hidden) {
+  for (const [type, revisions] of hidden) {
     const why = whyHidden[type] ?? `${type} events`;
-    // Pushed, not copied: a long stream hides tens of thousands of revisions (linear, issue 21).
-    const revisions = groups.get(why);
-    if (revisions === undefined) groups.set(why, [revision]);
-    else revisions.push(revision);
+    const group = groups.get(why);
+    if (group === undefined) groups.set(why, [...revisions]);
+    else for (const revision of revisions) group.push(revision);
   }
   const parts = [...groups].map(
     ([why, revisions]) => `${revisions.map((revision) => `#${revision}`).join(', ')} ${why}`,
