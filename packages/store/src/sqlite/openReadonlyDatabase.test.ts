@@ -6,12 +6,13 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { firstValueFrom, take, timeout, toArray } from 'rxjs';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -80,6 +81,27 @@ describe('a SQLite store opened read-only (REV-2)', () => {
     expect(readdirSync(folder)).toEqual(['agentlog.db']);
     expect(readFileSync(path).equals(bytes)).toBe(true);
     expect(statSync(path).mtimeMs).toBe(mtimeMs);
+  });
+
+  it('REV-2 SQLite: with no writer, reads a copy in a temporary folder (not in memory), removed on close (issue 21)', async () => {
+    const path = await storedDatabase(freshFolder());
+    const store = createSqliteEventStore({ path, readonly: true });
+    expect(await ids(store, 'a')).toEqual(['a0', 'a1']);
+    // The files this process has open, as Linux lists them.
+    const open = readdirSync('/proc/self/fd').flatMap((fd) => {
+      try {
+        return [readlinkSync(join('/proc/self/fd', fd))];
+      } catch {
+        return [];
+      }
+    });
+    const copies = open.filter((file) => /agentlog-readonly-[^/]+\/copy\.db$/.test(file));
+    expect(copies).toHaveLength(1);
+    const copy = copies[0] as string;
+    expect(statSync(copy).size).toBe(statSync(path).size);
+    store.close();
+    expect(existsSync(copy)).toBe(false);
+    expect(existsSync(dirname(copy))).toBe(false);
   });
 
   it('REV-2 SQLite: refuses an append with storeFailed saying the store was opened read-only, and stores nothing', async () => {
