@@ -44,7 +44,7 @@ export function resumeFiguresTable(figures: ResumeFigures): ResultTable {
       'Streams synthesised from a real ping run, written once per bench run through the SQLite store. Medians; CPU is user + system time of the process during the timed part (GC threads included).',
       'Baseline: better-sqlite3 `.raw().iterate()` over `SELECT event … ORDER BY revision` of the same stream, `JSON.parse` of each row and a reducer that counts events and keeps the last revision; it keeps nothing else and checks nothing.',
       'Heap retained: heapUsed after two full collections with the result (the Agent, the state) still held, minus heapUsed after two full collections before. Peak RSS growth: the process peak RSS minus its RSS before the timed part.',
-      'foldEvents: the stream is read, parsed and decoded (in place: the decoded events are the parsed objects, no second copy) before the timed part, which checks and folds it, as a resume does. foldStream: parsed before, and the timed part decodes, checks and folds. Memory columns are left out for both: their input is made before the timed part.',
+      'foldEvents: page by page, as a resume folds: each page of 1,000 rows is read, parsed and decoded (in place: the decoded events are the parsed objects, no second copy) untimed, then checked and folded onto the state of the pages before it, timed; only the page and the state are alive, and the seconds are the sum of the timed folds. foldStream: the same pages parsed untimed, and the timed part decodes, checks and folds. Memory columns are left out for both: their input is made outside the timed part.',
     ],
   };
 }
