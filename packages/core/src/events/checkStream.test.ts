@@ -1,23 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CURRENT_SCHEMA_VERSION, type PendingEvent } from './agentEvent.js';
+import type { PendingEvent } from './agentEvent.js';
 import type { AgentState } from './agentState.js';
 import { checkStream } from './checkStream.js';
 import { foldEvents, foldStream } from './foldEvents.js';
 import type { StreamEvent } from '../ports/eventStore.js';
 import { play, scenarioArb } from '../test/loopScenarios.js';
-
-function stored(events: readonly PendingEvent[]): StreamEvent[] {
-  return events.map((event, revision) => ({
-    ...event,
-    metadata: {
-      eventId: `e${revision}`,
-      at: '2026-01-01T00:00:00.000Z',
-      revision,
-      schemaVersion: CURRENT_SCHEMA_VERSION,
-    },
-  }));
-}
+import { stored } from '../test/storedEvents.js';
 
 /** The error text of `fold`, or `undefined` when it does not throw. */
 function problemOf(fold: () => unknown): string | undefined {

@@ -16,6 +16,7 @@ import { counterIds, fixedClock } from '../testing/fixedClock.js';
 import { given } from '../testing/given.js';
 import { scriptedModel, textResponse, toolCallResponse } from '../testing/scriptedModel.js';
 import { rejection, testAgent } from './testAgent.js';
+import { stored } from './storedEvents.js';
 
 const echo = tool({
   name: 'echo',
@@ -23,18 +24,6 @@ const echo = tool({
   parameters: z.object({ text: z.string() }),
   execute: ({ text }) => `echo: ${text}`,
 });
-
-function stored(events: readonly PendingEvent[]): StreamEvent[] {
-  return events.map((event, revision) => ({
-    ...event,
-    metadata: {
-      eventId: `e${revision}`,
-      at: '2026-01-01T00:00:00.000Z',
-      revision,
-      schemaVersion: CURRENT_SCHEMA_VERSION,
-    },
-  }));
-}
 
 describe('events: the stream is the truth', () => {
   it('EVT-1 every message, tool outcome, model response and stop is an event, and the state is their fold', async () => {
