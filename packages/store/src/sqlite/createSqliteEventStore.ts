@@ -40,7 +40,7 @@ import {
 import { toSqliteEvent } from './toSqliteEvent.js';
 import { insertSqliteEvents } from './insertSqliteEvents.js';
 import { storedRows } from './storedRows.js';
-import { appendedLeaseEnd } from './appendedLeaseEnd.js';
+import { upsertSqliteWork } from './upsertSqliteWork.js';
 import { createSqliteWorkIndex } from './createSqliteWorkIndex.js';
 import { prepareSqliteWorkStatements } from './prepareSqliteWorkStatements.js';
 import { assertValidWorkEntry, needsWorkNow } from '@agentlog/core/store-kit';
@@ -200,19 +200,8 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
       if (decision.kind === 'alreadyStored') return { last, revision: last };
       // The stream's work-index entry, in the same transaction as the events it describes (SPEC
       // WRK-6); an append that stores no event (a retry, an empty append) leaves it as it is.
-      if (work !== undefined && workSql !== undefined) {
-        const running = work.status === 'running';
-        const now = clock().getTime();
-        workSql.upsert.run({
-          streamId,
-          status: work.status,
-          agent: work.agent ?? null,
-          owner: running ? (work.owner ?? null) : null,
-          leaseUntil:
-            running && work.leaseMs !== undefined ? appendedLeaseEnd(now, work.leaseMs) : null,
-          now,
-        });
-      }
+      if (work !== undefined && workSql !== undefined)
+        upsertSqliteWork(workSql, streamId, work, clock().getTime());
       return { last, revision: decision.nextExpectedRevision };
     },
   );
