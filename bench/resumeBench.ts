@@ -6,7 +6,6 @@ import {
   foldEvents,
   foldStream,
   type AgentState,
-  type NewStreamEvent,
   type StreamEvent,
 } from '@agentlog/core';
 import { forkStream } from '@agentlog/replay';
@@ -16,6 +15,7 @@ import { pingModel } from './pingModel.js';
 import { pingTool } from './pingTool.js';
 import { synthesiseStream } from './synthesiseStream.js';
 import { templateEvents } from './templateEvents.js';
+import { appendInBatches } from './appendInBatches.js';
 
 /** The database file the resume figures read: one stream per size, named by {@link resumeStreamId}. */
 export const resumeDbFile = 'resume.db';
@@ -41,21 +41,7 @@ export async function prepareResumeStreams(dir: string, sizes: readonly number[]
     for (const size of sizes) {
       const streamId = resumeStreamId(size);
       const events = synthesiseStream(template, size);
-      let expectedRevision: number | 'noStream' = 'noStream';
-      for (let start = 0; start < events.length; start += 5_000) {
-        const batch: NewStreamEvent[] = events.slice(start, start + 5_000).map((event) => ({
-          type: event.type,
-          data: event.data,
-          metadata: {
-            eventId: event.metadata.eventId,
-            at: event.metadata.at,
-            schemaVersion: event.metadata.schemaVersion,
-          },
-        }));
-        ({ nextExpectedRevision: expectedRevision } = await store.appendToStream(streamId, batch, {
-          expectedRevision,
-        }));
-      }
+      await appendInBatches(store, streamId, events, 5_000);
       figures[String(size)] = events.length;
     }
     reportChildResult({ seconds: 0, figures });

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { Agent, type NewStreamEvent } from '@agentlog/core';
+import { Agent } from '@agentlog/core';
 import { forkStream } from '@agentlog/replay';
 import { createSqliteEventStore } from '@agentlog/store';
 import { checkPingRun } from './agentlogPing.js';
@@ -8,6 +8,7 @@ import { pingModel } from './pingModel.js';
 import { pingTool } from './pingTool.js';
 import { synthesiseStream } from './synthesiseStream.js';
 import { templateEvents } from './templateEvents.js';
+import { appendInBatches } from './appendInBatches.js';
 
 /** The stream every SQLite figure reads; its database file is `dbFileName` in the given folder. */
 export const benchStreamId = 'bench-long-stream';
@@ -25,23 +26,7 @@ export async function prepareSqliteStream(dir: string, size: number): Promise<vo
   const events = synthesiseStream(await templateEvents(benchStreamId), size);
   const store = createSqliteEventStore({ path: join(dir, dbFileName) });
   try {
-    let expectedRevision: number | 'noStream' = 'noStream';
-    for (let start = 0; start < events.length; start += 500) {
-      const batch: NewStreamEvent[] = events.slice(start, start + 500).map((event) => ({
-        type: event.type,
-        data: event.data,
-        metadata: {
-          eventId: event.metadata.eventId,
-          at: event.metadata.at,
-          schemaVersion: event.metadata.schemaVersion,
-        },
-      }));
-      ({ nextExpectedRevision: expectedRevision } = await store.appendToStream(
-        benchStreamId,
-        batch,
-        { expectedRevision },
-      ));
-    }
+    await appendInBatches(store, benchStreamId, events, 500);
     reportChildResult({ seconds: 0, figures: { events: events.length } });
   } finally {
     store.close();
