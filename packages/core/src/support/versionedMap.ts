@@ -1,3 +1,5 @@
+import { StringIndex } from './stringIndex.js';
+
 /** One write of a key: its sequence number, its value, and the write of the key before it. */
 interface Version<V> {
   readonly seq: number;
@@ -8,17 +10,21 @@ interface Version<V> {
 
 /** The storage of a versioned map: every write it has seen, in order, for one lineage of views. */
 interface MapStore<V> {
-  /** The newest write of each key; older ones hang off it. */
-  readonly latest: Map<string, Version<V>>;
   /** Keys in the order of their first write, with the sequence number of that write. */
   readonly keys: string[];
   readonly firstWrites: number[];
+  /** The newest write of each key, at the key's position in `keys`; older ones hang off it. */
+  readonly latest: Version<V>[];
+  /** Where each key is in `keys`. */
+  readonly index: StringIndex;
   writes: number;
   /** Writes numbered below this one may be seen by a published view: they never change. */
   frozen: number;
   /** The last key looked up and its newest write: a check and a fold read the same key in turn. */
   memoKey: string | undefined;
   memoVersion: Version<V> | undefined;
+  /** The memo key's position in `keys`, or -1 when the store does not hold it. */
+  memoPosition: number;
 }
 
 /**
@@ -59,13 +65,17 @@ export function mapSet<V>(view: MapView<V>, key: string, value: V): MapView<V> {
   }
   const seq = store.writes;
   const version = { seq, value, previous };
-  store.latest.set(key, version);
-  store.memoKey = key;
-  store.memoVersion = version;
   if (previous === undefined) {
+    store.memoPosition = store.keys.length;
+    store.index.add(key, store.keys.length);
     store.keys.push(key);
     store.firstWrites.push(seq);
+    store.latest.push(version);
+  } else {
+    store.latest[store.memoPosition] = version;
   }
+  store.memoKey = key;
+  store.memoVersion = version;
   store.writes = seq + 1;
   return { store, writes: seq + 1 };
 }
@@ -88,34 +98,40 @@ export function mapSize<V>(view: MapView<V>): number {
 
 /** Every key `view` sees with its value, in the order the keys were first written. */
 export function mapEntries<V>(view: MapView<V>): [string, V][] {
-  const { keys, firstWrites } = view.store;
+  const { keys, firstWrites, latest } = view.store;
   const entries: [string, V][] = [];
   for (let index = 0; index < keys.length; index += 1) {
     if ((firstWrites[index] as number) >= view.writes) break;
-    const key = keys[index] as string;
-    entries.push([key, mapGet(view, key) as V]);
+    let version = latest[index];
+    while (version !== undefined && version.seq >= view.writes) version = version.previous;
+    entries.push([keys[index] as string, (version as Version<V>).value]);
   }
   return entries;
 }
 
 function newStore<V>(writes: number): MapStore<V> {
+  const keys: string[] = [];
   return {
-    latest: new Map(),
-    keys: [],
+    keys,
     firstWrites: [],
+    latest: [],
+    index: new StringIndex(keys),
     writes,
     frozen: writes,
     memoKey: undefined,
     memoVersion: undefined,
+    memoPosition: -1,
   };
 }
 
 /** The newest write of `key` in the store, through the one-entry memo. */
 function newest<V>(store: MapStore<V>, key: string): Version<V> | undefined {
   if (key === store.memoKey) return store.memoVersion;
-  const version = store.latest.get(key);
+  const position = store.index.find(key);
+  const version = position === -1 ? undefined : store.latest[position];
   store.memoKey = key;
   store.memoVersion = version;
+  store.memoPosition = position;
   return version;
 }
 
@@ -130,12 +146,14 @@ function branch<V>(view: MapView<V>): MapStore<V> {
   for (let index = 0; index < keys.length; index += 1) {
     if ((firstWrites[index] as number) >= view.writes) break;
     const key = keys[index] as string;
-    let version = latest.get(key);
+    let version = latest[index];
     while (version !== undefined && version.seq >= view.writes) version = version.previous;
-    // Older versions stay reachable through `previous`: views older still may need them.
-    if (version !== undefined) copy.latest.set(key, version);
+    // Older versions stay reachable through `previous`: views older still may need them. A key
+    // the view sees has a version it sees: its first write is below the view's `writes`.
+    copy.index.add(key, copy.keys.length);
     copy.keys.push(key);
     copy.firstWrites.push(firstWrites[index] as number);
+    copy.latest.push(version as Version<V>);
   }
   return copy;
 }
