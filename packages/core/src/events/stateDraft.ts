@@ -66,6 +66,9 @@ export interface StateDraft {
  */
 const DRAFT = Symbol('agentlog.stateDraft');
 
+/** Where a state keeps the collections it built on first access: non-enumerable too. */
+const BUILT = Symbol('agentlog.stateCollections');
+
 /** A draft of an empty stream. */
 export function emptyDraft(): StateDraft {
   return {
@@ -123,8 +126,24 @@ export function publish(draft: StateDraft): AgentState {
   // What the state sees never changes: later folds write new versions of its calls and counts.
   mapFreeze(draft.toolCalls);
   mapFreeze(draft.failureCounts);
-  const state: WritableState =
-    draft.answered === undefined ? fullState(draft) : checkedState(draft);
+  const accessors = draft.answered === undefined ? fullAccessors : checkedAccessors;
+  // Built field by field in one order, its collections defined with shared getters: every state
+  // has the same hidden class. An object literal with getters makes each state a dictionary
+  // (about 1.8 KB, and a closure per getter) instead.
+  const state = {
+    status: draft.status,
+    revision: draft.revision,
+    runs: draft.runs,
+    systemPromptAdded: draft.systemPromptAdded,
+  } as WritableState;
+  Object.defineProperty(state, 'history', accessors.history);
+  state.queued = draft.queued;
+  Object.defineProperty(state, 'toolCalls', accessors.toolCalls);
+  state.feedback = draft.feedback;
+  Object.defineProperty(state, 'failureCounts', accessors.failureCounts);
+  state.completionsInRun = draft.completionsInRun;
+  state.historyLengthAtLastCompletion = draft.historyLengthAtLastCompletion;
+  state.lastResponseEmpty = draft.lastResponseEmpty;
   // Absent, not undefined: a state must be deep-equal to the same state parsed from JSON.
   if (draft.stopReason !== undefined) state.stopReason = draft.stopReason;
   if (draft.stopCause !== undefined) state.stopCause = draft.stopCause;
@@ -143,68 +162,77 @@ export function publish(draft: StateDraft): AgentState {
 
 type WritableState = { -readonly [K in keyof AgentState]: AgentState[K] };
 
-/** The fields of a full state, its growing collections built on first access. */
-function fullState(draft: StateDraft): WritableState {
-  let history: readonly ChatMessage[] | undefined;
-  let toolCalls: AgentState['toolCalls'] | undefined;
-  let failureCounts: AgentState['failureCounts'] | undefined;
-  return {
-    status: draft.status,
-    revision: draft.revision,
-    runs: draft.runs,
-    systemPromptAdded: draft.systemPromptAdded,
-    get history() {
-      return (history ??= Object.freeze(logSlice(draft.history)));
-    },
-    queued: draft.queued,
-    get toolCalls() {
-      return (toolCalls ??= Object.freeze(Object.fromEntries(mapEntries(draft.toolCalls))));
-    },
-    feedback: draft.feedback,
-    get failureCounts() {
-      return (failureCounts ??= Object.freeze(Object.fromEntries(mapEntries(draft.failureCounts))));
-    },
-    completionsInRun: draft.completionsInRun,
-    historyLengthAtLastCompletion: draft.historyLengthAtLastCompletion,
-    lastResponseEmpty: draft.lastResponseEmpty,
-  };
+/** A published state as its getters see it: its draft and what it built, under hidden keys. */
+interface Published {
+  readonly [DRAFT]: StateDraft;
+  [BUILT]?: Built;
+}
+
+interface Built {
+  history?: readonly ChatMessage[];
+  toolCalls?: AgentState['toolCalls'];
+  failureCounts?: AgentState['failureCounts'];
+}
+
+/** What `state` built so far; a new state defines its (non-enumerable) record on first access. */
+function builtOf(state: Published): Built {
+  let built = state[BUILT];
+  if (built === undefined) {
+    built = {};
+    // A state its reader froze builds its collections again at each access.
+    if (Object.isExtensible(state)) Object.defineProperty(state, BUILT, { value: built });
+  }
+  return built;
+}
+
+/** An enumerable getter, as an object literal's getter is, shared by every state. */
+function getter<T>(get: (this: Published) => T): PropertyDescriptor {
+  return { get, enumerable: true, configurable: true };
+}
+
+/** The collections of a full state, built on first access. */
+const fullAccessors = {
+  history: getter(function (this) {
+    return (builtOf(this).history ??= Object.freeze(logSlice(this[DRAFT].history)));
+  }),
+  toolCalls: getter(function (this) {
+    return (builtOf(this).toolCalls ??= Object.freeze(
+      Object.fromEntries(mapEntries(this[DRAFT].toolCalls)),
+    ));
+  }),
+  failureCounts: getter(function (this) {
+    return (builtOf(this).failureCounts ??= Object.freeze(
+      Object.fromEntries(mapEntries(this[DRAFT].failureCounts)),
+    ));
+  }),
+};
+
+function notKept(what: string): Error {
+  return new Error(
+    `a state from checkStream keeps no ${what}: fold the stream with foldStream to read it`,
+  );
 }
 
 /**
- * The fields of a checked state (`checkStream`): its `toolCalls` are the calls not answered yet;
- * it kept no history and no failure counts, so reading them throws rather than lie.
+ * The collections of a checked state (`checkStream`): its `toolCalls` are the calls not answered
+ * yet; it kept no history and no failure counts, so reading them throws rather than lie.
  */
-function checkedState(draft: StateDraft): WritableState {
-  let toolCalls: AgentState['toolCalls'] | undefined;
-  const notKept = (what: string) =>
-    new Error(
-      `a state from checkStream keeps no ${what}: fold the stream with foldStream to read it`,
-    );
-  return {
-    status: draft.status,
-    revision: draft.revision,
-    runs: draft.runs,
-    systemPromptAdded: draft.systemPromptAdded,
-    get history(): readonly ChatMessage[] {
-      throw notKept('history');
-    },
-    queued: draft.queued,
-    get toolCalls() {
-      return (toolCalls ??= Object.freeze(
-        Object.fromEntries(
-          draft.unanswered.map((id) => [id, mapGet(draft.toolCalls, id) as ToolCallState]),
-        ),
-      ));
-    },
-    feedback: draft.feedback,
-    get failureCounts(): AgentState['failureCounts'] {
-      throw notKept('failure counts');
-    },
-    completionsInRun: draft.completionsInRun,
-    historyLengthAtLastCompletion: draft.historyLengthAtLastCompletion,
-    lastResponseEmpty: draft.lastResponseEmpty,
-  };
-}
+const checkedAccessors = {
+  history: getter(function (this): never {
+    throw notKept('history');
+  }),
+  toolCalls: getter(function (this) {
+    const draft = this[DRAFT];
+    return (builtOf(this).toolCalls ??= Object.freeze(
+      Object.fromEntries(
+        draft.unanswered.map((id) => [id, mapGet(draft.toolCalls, id) as ToolCallState]),
+      ),
+    ));
+  }),
+  failureCounts: getter(function (this): never {
+    throw notKept('failure counts');
+  }),
+};
 
 function fromPlainState(state: AgentState): StateDraft {
   const draft = emptyDraft();

@@ -109,11 +109,23 @@ function plainCanonical(value: unknown, depth: number): string | undefined {
   return `${text}}`;
 }
 
-/** The keys of `value` in code-unit order; sorted only when they are not in order already. */
+/**
+ * The keys of `value` in code-unit order; sorted only when they are not in order already, and in
+ * place by insertion when there are few (a message has a handful: `Array.prototype.sort` would
+ * allocate its work space for each).
+ */
 function sortedKeys(value: object): string[] {
   const keys = Object.keys(value);
   for (let index = 1; index < keys.length; index += 1) {
-    if ((keys[index - 1] as string) > (keys[index] as string)) return keys.sort();
+    if ((keys[index - 1] as string) <= (keys[index] as string)) continue;
+    if (keys.length > 16) return keys.sort();
+    for (let next = index; next < keys.length; next += 1) {
+      const key = keys[next] as string;
+      let to = next;
+      for (; to > 0 && (keys[to - 1] as string) > key; to -= 1) keys[to] = keys[to - 1] as string;
+      keys[to] = key;
+    }
+    return keys;
   }
   return keys;
 }
