@@ -43,6 +43,23 @@ export function uuidV7(): string {
   pool[slot + 6] = 0x70 | (counter >> 8);
   pool[slot + 7] = counter & 0xff;
   pool[slot + 8] = 0x80 | ((pool[slot + 8] ?? 0) & 0x3f);
-  const hex = pool.toString('hex', slot, slot + 16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return formatted(slot);
+}
+
+const hexDigits = Buffer.from('0123456789abcdef', 'latin1');
+const text = Buffer.alloc(36);
+
+/**
+ * The 16 bytes at `slot` as `8-4-4-4-12` lower-case hex, written into one buffer and read out as
+ * one flat string: slicing and joining a hex string made five strings and a rope per id.
+ */
+function formatted(slot: number): string {
+  let at = 0;
+  for (let index = 0; index < 16; index += 1) {
+    if (index === 4 || index === 6 || index === 8 || index === 10) text[at++] = 0x2d;
+    const byte = pool[slot + index] as number;
+    text[at++] = hexDigits[byte >> 4] as number;
+    text[at++] = hexDigits[byte & 0xf] as number;
+  }
+  return text.toString('latin1', 0, 36);
 }
