@@ -44,7 +44,10 @@ export function growthSizes(quick: boolean): Record<GrowthCommand, readonly [num
 /**
  * Writes one SQLite file per size (a synthesised valid ping stream, in a child), then times each
  * command at its two sizes, each run in a fresh child (`growth` in child.ts: Node's start and
- * module loading are not timed). One run per size: the figures are a ratio within one bench run.
+ * module loading are not timed). A full run times each size three times, the two sizes in turn,
+ * and keeps the run of median time at each (a single run of a 10-second command on a shared
+ * machine moved by a third); `--quick` runs each once. The figures are a ratio within one bench
+ * run.
  */
 export async function growthFigures(
   childScript: string,
@@ -65,7 +68,7 @@ export async function growthFigures(
       if (prepared.kind === 'timedOut') throw new Error(`writing ${size} events timed out`);
       dirs.set(size, { dir, events: prepared.result.figures?.['events'] ?? size });
     }
-    const measure = async (command: GrowthCommand, size: number) => {
+    const measure = async (command: GrowthCommand, size: number): Promise<Measured> => {
       const at = dirs.get(size);
       if (at === undefined) throw new Error(`no stream of ${size} events`);
       progress(`  growth: ${command} on ${formatCount(at.events)} events …`);
@@ -81,8 +84,14 @@ export async function growthFigures(
       GrowthCommand,
       readonly [number, number],
     ][]) {
-      const small = await measure(command, smallSize);
-      const large = await measure(command, largeSize);
+      const smalls: Measured[] = [];
+      const larges: Measured[] = [];
+      for (let run = 0; run < growthRuns(settings.quick); run += 1) {
+        smalls.push(await measure(command, smallSize));
+        larges.push(await measure(command, largeSize));
+      }
+      const small = medianRun(smalls);
+      const large = medianRun(larges);
       figures.push({
         command,
         small,
@@ -95,4 +104,23 @@ export async function growthFigures(
   } finally {
     await rm(root, { recursive: true, force: true });
   }
+}
+
+/** One timed run of a command at one size. */
+interface Measured {
+  readonly events: number;
+  readonly result: ChildResult;
+}
+
+/** Runs per size: three in a full run, one with `--quick`. */
+export function growthRuns(quick: boolean): number {
+  return quick ? 1 : 3;
+}
+
+/** The run of median time (of an even count, the faster of the two middle ones). */
+function medianRun(runs: readonly Measured[]): Measured {
+  const sorted = [...runs].sort((a, b) => a.result.seconds - b.result.seconds);
+  const median = sorted[Math.floor((sorted.length - 1) / 2)];
+  if (median === undefined) throw new Error('growth: no run to take the median of');
+  return median;
 }

@@ -14,9 +14,9 @@ const what: Record<GrowthCommand, string> = {
 };
 
 /** The growth table: each command at both sizes, with time and peak RSS ratios. */
-export function growthTable(figures: readonly GrowthFigure[]): ResultTable {
+export function growthTable(figures: readonly GrowthFigure[], runs: number): ResultTable {
   return {
-    title: 'Growth: time at ~10× the events ÷ time at 1×, one run per size',
+    title: `Growth: time at ~10× the events ÷ time at 1×, ${runs === 1 ? 'one run per size' : `the median of ${runs} runs per size`}`,
     header: [
       'command',
       'events',
@@ -40,7 +40,8 @@ export function growthTable(figures: readonly GrowthFigure[]): ResultTable {
       formatRatio(figure.rssGrowth),
     ]),
     notes: [
-      'Each run is a fresh `node bench/dist/child.js growth …` on a synthesised ping stream in a SQLite file; ' +
+      'Each run is a fresh `node bench/dist/child.js growth …` on a synthesised ping stream in a SQLite file ' +
+        '(several runs: the two sizes in turn, and the run of median time at each is shown, its peak RSS with it); ' +
         'the time runs from after Node started and loaded the modules to the end of the command ' +
         '(the CLI commands through `runCli`, their stdout counted and dropped). Peak RSS is the whole process.',
     ],

@@ -13,7 +13,7 @@ import { ensurePeers } from './ensurePeers.js';
 import { fixtureReplayFigure } from './fixtureReplayFigure.js';
 import { floorRatio } from './floorRatio.js';
 import { foldFigures } from './foldFigures.js';
-import { growthFigures } from './growthFigures.js';
+import { growthFigures, growthRuns } from './growthFigures.js';
 import { growthTable, growthTargets } from './growthTable.js';
 import { machineInfo } from './machineInfo.js';
 import { pingFigures } from './pingFigures.js';
@@ -196,7 +196,7 @@ print(resumeFiguresTable(resume));
 
 progress('growth: replay, report, inspect, fork, list, pending at two sizes …');
 const growth = await growthFigures(childScript, settings, progress);
-print(growthTable(growth));
+print(growthTable(growth, growthRuns(settings.quick)));
 
 const fewest = Math.min(...settings.steps);
 const most = Math.max(...settings.steps);
