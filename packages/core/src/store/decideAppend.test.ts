@@ -89,6 +89,23 @@ describe('decideAppend: the one append protocol (RES-3)', () => {
     });
   });
 
+  test('an id repeated in a long batch is written once, wherever it repeats', () => {
+    // Past 16 ids the decision looks ids up in a set instead of among the earlier ones.
+    const offered = Array.from({ length: 40 }, (_, index) => `id-${index % 30}`);
+    const stored = ['id-3', 'id-29'];
+    const decision = decide(stored, offered, 1);
+    const expected = offered.flatMap((id, index) =>
+      offered.indexOf(id) === index && !stored.includes(id) ? [index] : [],
+    );
+    expect(expected).toHaveLength(28);
+    expect(decision).toEqual({
+      kind: 'write',
+      indexes: expected,
+      firstRevision: 2,
+      nextExpectedRevision: 29,
+    });
+  });
+
   test('an empty append writes nothing and reports where the stream is', () => {
     expect(decide([], [], 'noStream')).toEqual({ kind: 'alreadyStored', nextExpectedRevision: -1 });
     expect(decide(['a'], [], 0)).toEqual({ kind: 'alreadyStored', nextExpectedRevision: 0 });

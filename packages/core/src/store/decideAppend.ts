@@ -50,13 +50,15 @@ export function decideAppend(
     return { kind: 'alreadyStored', nextExpectedRevision: current };
   if (!satisfiesExpectedRevision(expectedRevision, last))
     return { kind: 'conflict', error: new ConcurrencyError(streamId, expectedRevision, last) };
-  const seen = new Set<string>();
+  // An append offers a few events: a set of the ids seen pays off only for a long one.
+  const seen = offeredIds.length > smallBatch ? new Set<string>() : undefined;
   const indexes: number[] = [];
-  offeredIds.forEach((id, index) => {
-    if (seen.has(id)) return;
-    seen.add(id);
+  for (let index = 0; index < offeredIds.length; index += 1) {
+    const id = offeredIds[index] as string;
+    if (seen === undefined ? offeredBefore(offeredIds, id, index) : seen.has(id)) continue;
+    seen?.add(id);
     if (last === 'noStream' || revisionOf(id) === undefined) indexes.push(index);
-  });
+  }
   if (indexes.length === 0) return { kind: 'alreadyStored', nextExpectedRevision: current };
   return {
     kind: 'write',
@@ -64,6 +66,15 @@ export function decideAppend(
     firstRevision: current + 1,
     nextExpectedRevision: current + indexes.length,
   };
+}
+
+/** Up to this many ids, an id is looked for among the earlier ones instead of in a set. */
+const smallBatch = 16;
+
+/** Whether `id` is among the first `end` ids offered. */
+function offeredBefore(ids: readonly string[], id: string, end: number): boolean {
+  for (let index = 0; index < end; index += 1) if (ids[index] === id) return true;
+  return false;
 }
 
 /** True when every id is stored already, in the same order at consecutive revisions. */

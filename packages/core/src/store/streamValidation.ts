@@ -91,13 +91,9 @@ export function assertValidNewEvents(
   }
   // A batch the writer checked and froze is plain JSON throughout: its shape is still checked.
   const walk = !isCheckedBatch(events);
-  for (const [index, event] of (events as readonly unknown[]).entries()) {
-    const problem = newEventProblem(
-      event,
-      `events[${index}]`,
-      walk && options.checkData !== false,
-      walk,
-    );
+  for (let index = 0; index < events.length; index += 1) {
+    const event: unknown = events[index];
+    const problem = newEventProblem(event, index, walk && options.checkData !== false, walk);
     if (problem !== undefined) {
       const type = (event as { type?: unknown } | null)?.type;
       const name = typeof type === 'string' && type !== '' ? type : '(no type)';
@@ -106,20 +102,22 @@ export function assertValidNewEvents(
   }
 }
 
+/** Why the event at `index` cannot be stored, or `undefined`; its path is named only then. */
 function newEventProblem(
   event: unknown,
-  path: string,
+  index: number,
   checkData: boolean,
   checkMetadata: boolean,
 ): string | undefined {
   if (typeof event !== 'object' || event === null || Array.isArray(event))
-    return `${path} is not an object`;
+    return `${pathOf(index)} is not an object`;
   const { type, data, metadata } = event as { type?: unknown; data?: unknown; metadata?: unknown };
-  if (typeof type !== 'string' || type === '') return `${path}.type must be a non-empty string`;
-  const nonJsonData = checkData ? nonJson(data, `${path}.data`) : undefined;
+  if (typeof type !== 'string' || type === '')
+    return `${pathOf(index)}.type must be a non-empty string`;
+  const nonJsonData = checkData ? nonJson(data, `${pathOf(index)}.data`) : undefined;
   if (nonJsonData !== undefined) return `${nonJsonData} is not plain JSON`;
   if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) {
-    return `${path}.metadata is not an object`;
+    return `${pathOf(index)}.metadata is not an object`;
   }
   const { eventId, at, schemaVersion } = metadata as {
     eventId?: unknown;
@@ -127,10 +125,13 @@ function newEventProblem(
     schemaVersion?: unknown;
   };
   if (typeof eventId !== 'string' || eventId === '')
-    return `${path}.metadata.eventId must be a non-empty string`;
-  if (typeof at !== 'string') return `${path}.metadata.at must be a string`;
-  if (typeof schemaVersion !== 'number') return `${path}.metadata.schemaVersion must be a number`;
-  const nonJsonMetadata = checkMetadata ? nonJson(metadata, `${path}.metadata`) : undefined;
+    return `${pathOf(index)}.metadata.eventId must be a non-empty string`;
+  if (typeof at !== 'string') return `${pathOf(index)}.metadata.at must be a string`;
+  if (typeof schemaVersion !== 'number')
+    return `${pathOf(index)}.metadata.schemaVersion must be a number`;
+  const nonJsonMetadata = checkMetadata
+    ? nonJson(metadata, `${pathOf(index)}.metadata`)
+    : undefined;
   if (nonJsonMetadata !== undefined) return `${nonJsonMetadata} is not plain JSON`;
   return undefined;
 }
@@ -142,4 +143,9 @@ function nonJson(value: unknown, path: string): string | undefined {
     // A cyclic value recurses until the stack runs out.
     return `${path} (cyclic or too deeply nested)`;
   }
+}
+
+/** How a problem names the event at `index` of an append. */
+function pathOf(index: number): string {
+  return `events[${index}]`;
 }
