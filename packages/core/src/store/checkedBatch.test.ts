@@ -37,6 +37,31 @@ describe('checked batches: what the writer checked is not walked or copied again
     expect(first?.metadata).toEqual({ ...metadata('e1'), revision: 0 });
   });
 
+  it('EVT-2 only the batch marked last counts as checked: an earlier one is walked again', () => {
+    const first = markCheckedBatch([
+      { type: 'A', data: frozenJsonCopy({ a: 1 }), metadata: metadata('e1') },
+    ]);
+    const second = markCheckedBatch([
+      { type: 'B', data: frozenJsonCopy({ b: 2 }), metadata: metadata('e2') },
+    ]);
+    expect(isCheckedBatch(second)).toBe(true);
+    expect(isCheckedBatch(first)).toBe(false);
+    expect(isCheckedBatch([])).toBe(false);
+  });
+
+  it('EVT-2 a store that looks at a batch after another was marked still refuses data that is not JSON', async () => {
+    const store = createInMemoryEventStore();
+    // Frozen like a writer's batch, but its data holds a Date: only the walk can catch it.
+    const hidden = markCheckedBatch([
+      { type: 'A', data: Object.freeze({ when: new Date(0) }), metadata: metadata('e1') },
+    ]);
+    markCheckedBatch([{ type: 'B', data: frozenJsonCopy({}), metadata: metadata('e2') }]);
+    await expect(
+      store.appendToStream('s', hidden, { expectedRevision: 'noStream' }),
+    ).rejects.toThrow('events[0].data.when (a Date, not a plain object) is not plain JSON');
+    expect(await store.readStream('s')).toEqual([]);
+  });
+
   it('EVT-6 an unchecked batch is still walked: data that is not JSON is refused, naming where', () => {
     const bad = [{ type: 'A', data: { when: new Date(0) }, metadata: metadata('e1') }];
     expect(() => assertValidNewEvents(bad)).toThrow(
