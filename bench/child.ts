@@ -2,6 +2,7 @@
 // line (see childResult.ts); the ping scenarios print two, cold then warm (see coldAndWarm):
 //   node bench/dist/child.js ping-memory|ping-floor|ping-floor-jsonl <steps>
 //   node bench/dist/child.js ping-sqlite <steps> full|sideEffects|process [idempotent]
+//   node bench/dist/child.js steady memory|sqlite-process|floor|floor-jsonl <steps>
 //   node bench/dist/child.js approval <cycles> full|sideEffects|process
 //   node bench/dist/child.js fold <events>
 //   node bench/dist/child.js sqlite-prepare <dir> <events>
@@ -49,6 +50,11 @@ switch (scenario) {
     const { floorJsonlPing } = await import('./floorJsonlPing.js');
     const steps = count(first);
     await coldAndWarm(() => floorJsonlPing(steps));
+    break;
+  }
+  case 'steady': {
+    const { steadyRuns, steadyScenario } = await import('./steadyRuns.js');
+    await steadyRuns(steadyScenario(first), count(second));
     break;
   }
   case 'approval': {

@@ -25,6 +25,7 @@ import { resumeTargets } from './resumeTargets.js';
 import { tableMarkdown, tableText, type ResultTable } from './resultTable.js';
 import { phases, sideBySide, type Contender, type Phase } from './sideBySide.js';
 import { sqliteFigures } from './sqliteFigures.js';
+import { steadyFigures, steadyTable } from './steadyFigures.js';
 import { runStoreBench } from './storeBench.js';
 import { approvalCycleSyncs, pingStepSyncs } from './syncCounts.js';
 import { ratioTarget, targetLines, timeTarget } from './targets.js';
@@ -133,6 +134,16 @@ const ping = {
 } as const;
 for (const phase of phases)
   for (const table of pingTables(ping[phase], settings.steps, baseline, phase)) print(table);
+
+progress('steady state: agentlog and the floors after warm-up runs …');
+const steady = await steadyFigures(
+  childScript,
+  Math.max(...settings.steps),
+  settings.rounds,
+  settings.runTimeoutSeconds,
+  progress,
+);
+print(steadyTable(steady));
 
 progress('approval cycle …');
 const approvalName = (durability: string) =>
@@ -258,9 +269,24 @@ const phaseTargets = (phase: Phase) => {
 };
 const approvalFigure = (durability: string) =>
   approval.figures.find((figure) => figure.name === approvalName(durability));
+const steadyStepsText = steady.steps.toLocaleString('en-US');
 const targets = [
   ...phaseTargets('cold'),
   ...phaseTargets('warm'),
+  ratioTarget(
+    `per step in memory, ${steadyStepsText} steps, agentlog ÷ the floor`,
+    steady.memoryToFloor,
+    6,
+    undefined,
+    'steady',
+  ),
+  ratioTarget(
+    `per step on SQLite (durability process), ${steadyStepsText} steps, agentlog ÷ the floor's JSONL append`,
+    steady.sqliteToJsonl,
+    3,
+    undefined,
+    'steady',
+  ),
   timeTarget(
     'fold 1,000,000 parsed events',
     fold.million?.seconds,
