@@ -1,8 +1,8 @@
 // The entry of agentlog's bench children, one measurement per fresh process, printed as a JSON
 // line (see childResult.ts); the ping scenarios print two, cold then warm (see coldAndWarm):
-//   node bench/dist/child.js ping-memory|ping-floor|ping-floor-jsonl <steps>
+//   node bench/dist/child.js ping-memory|ping-floor|ping-floor-checked|ping-floor-jsonl <steps>
 //   node bench/dist/child.js ping-sqlite <steps> full|sideEffects|process [idempotent]
-//   node bench/dist/child.js steady memory|sqlite-process|floor|floor-jsonl <steps>
+//   node bench/dist/child.js steady memory|sqlite-process|floor|floor-checked|floor-jsonl <steps>
 //   node bench/dist/child.js approval <cycles> full|sideEffects|process
 //   node bench/dist/child.js fold <events>
 //   node bench/dist/child.js sqlite-prepare <dir> <events>
@@ -44,6 +44,12 @@ switch (scenario) {
     const { floorPing } = await import('./floorPing.js');
     const steps = count(first);
     await coldAndWarm(() => floorPing(steps));
+    break;
+  }
+  case 'ping-floor-checked': {
+    const { floorCheckedPing } = await import('./floorCheckedPing.js');
+    const steps = count(first);
+    await coldAndWarm(() => floorCheckedPing(steps));
     break;
   }
   case 'ping-floor-jsonl': {

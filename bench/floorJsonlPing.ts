@@ -16,8 +16,10 @@ export async function floorJsonlPing(steps: number): Promise<number> {
   const dir = await mkdtemp(join(tmpdir(), 'agentlog-floor-'));
   const fd = openSync(join(dir, 'events.jsonl'), 'a');
   try {
-    return await floorPing(steps, (record) => {
-      writeSync(fd, `${JSON.stringify(record)}\n`);
+    return await floorPing(steps, {
+      record: (record) => {
+        writeSync(fd, `${JSON.stringify(record)}\n`);
+      },
     });
   } finally {
     closeSync(fd);

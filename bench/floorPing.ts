@@ -9,12 +9,15 @@ export type FloorEvent =
   | { readonly type: 'ToolCallCompleted'; readonly callId: string; readonly output: string }
   | { readonly type: 'Stopped' };
 
-interface FloorCall {
+/** A tool call of the floor's model: its arguments are the JSON text `{}`. */
+export interface FloorCall {
   readonly id: string;
   readonly name: string;
+  readonly args: string;
 }
 
-type FloorMessage =
+/** A message of the floor's history, what its model is given. */
+export type FloorMessage =
   | {
       readonly role: 'user' | 'assistant';
       readonly text: string;
@@ -58,21 +61,29 @@ export interface FloorRecord {
 }
 
 /**
+ * What a variant of the floor adds, each called in the loop: `record` with each record as it is
+ * appended, before it is folded (the JSONL floor writes it to a file there, see
+ * `floorJsonlPing.ts`); `request` with the history before each completion; `call` with each tool
+ * call before its tool runs.
+ */
+export interface FloorHooks {
+  readonly record?: (record: FloorRecord) => void;
+  readonly request?: (history: readonly FloorMessage[]) => void;
+  readonly call?: (call: FloorCall) => void;
+}
+
+/**
  * The floor: a dependency-free event-sourced loop (an array of events, append, an O(1) evolve, a
  * scripted model, a `ping` tool) running the same scenario as the frameworks. Returns seconds.
- * `persist`, when given, is called with each record as it is appended, before it is folded (the
- * JSONL floor writes it to a file there, see `floorJsonlPing.ts`).
+ * `hooks` add what a variant does on top (none for the floor itself).
  */
-export async function floorPing(
-  steps: number,
-  persist?: (record: FloorRecord) => void,
-): Promise<number> {
+export async function floorPing(steps: number, hooks: FloorHooks = {}): Promise<number> {
   const start = performance.now();
   const events: FloorRecord[] = [];
   const state: FloorState = { revision: -1, stopped: false, history: [], open: new Set() };
   const append = (event: FloorEvent) => {
     const record = { event, revision: state.revision + 1, at: Date.now() };
-    persist?.(record);
+    hooks.record?.(record);
     events.push(record);
     evolve(state, event);
   };
@@ -84,7 +95,7 @@ export async function floorPing(
     if (history.length === 0) throw new Error('floor model: empty history');
     return Promise.resolve(
       completions <= steps
-        ? { calls: [{ id: `ping-${completions}`, name: 'ping' }] }
+        ? { calls: [{ id: `ping-${completions}`, name: 'ping', args: '{}' }] }
         : { text: 'done', calls: [] },
     );
   };
@@ -97,6 +108,7 @@ export async function floorPing(
   };
   append({ type: 'UserMessageAdded', text: 'go' });
   while (!state.stopped) {
+    hooks.request?.(state.history);
     const response = await model(state.history);
     append({
       type: 'ModelResponded',
@@ -110,6 +122,7 @@ export async function floorPing(
     for (const call of response.calls) {
       const run = tools[call.name];
       if (run === undefined) throw new Error(`floor: unknown tool ${call.name}`);
+      hooks.call?.(call);
       append({ type: 'ToolCallCompleted', callId: call.id, output: await run() });
     }
   }

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { agentlogFiguresTable } from './agentlogFiguresTable.js';
 import { approvalBench, type ApprovalContender } from './approvalBench.js';
 import { benchSettings, type SqliteVariant } from './benchSettings.js';
+import { contenderNames } from './contenderNames.js';
 import { ensurePeers } from './ensurePeers.js';
 import { fixtureReplayFigure } from './fixtureReplayFigure.js';
 import { floorRatio } from './floorRatio.js';
@@ -43,14 +44,7 @@ const print = (table: ResultTable) => {
 };
 
 const began = performance.now();
-const names = {
-  memory: 'agentlog, in memory',
-  aiSdk: 'AI SDK 7',
-  openai: 'OpenAI Agents JS',
-  langgraph: 'LangGraph',
-  floor: 'floor: minimal event-sourced loop',
-  floorJsonl: 'floor, JSONL file: one writeSync per event, no fsync',
-} as const;
+const names = contenderNames;
 
 const machine = machineInfo();
 const mode = settings.quick ? 'quick' : 'full';
@@ -117,6 +111,12 @@ const contenders: Contender[] = [
   })),
   ...peerContenders,
   { name: names.floor, script: childScript, args: child('ping-floor'), alwaysRuns: true },
+  {
+    name: names.floorChecked,
+    script: childScript,
+    args: child('ping-floor-checked'),
+    alwaysRuns: true,
+  },
   {
     name: names.floorJsonl,
     script: childScript,

@@ -1,3 +1,4 @@
+import { contenderNames } from './contenderNames.js';
 import { formatCount, formatRatio, formatSeconds } from './formatFigures.js';
 import type { ResultTable } from './resultTable.js';
 import { runChild } from './runChild.js';
@@ -12,17 +13,26 @@ export interface SteadyFigures {
   readonly perStep: ReadonlyMap<SteadyScenario, Summary>;
   /** In memory ÷ the floor, the median over rounds of the ratio within a round. */
   readonly memoryToFloor: number | undefined;
+  /** In memory ÷ the floor with checks, the same way. */
+  readonly memoryToChecked: number | undefined;
   /** SQLite `process` ÷ the JSONL floor, the same way. */
   readonly sqliteToJsonl: number | undefined;
 }
 
-const order: readonly SteadyScenario[] = ['memory', 'floor', 'sqlite-process', 'floor-jsonl'];
+const order: readonly SteadyScenario[] = [
+  'memory',
+  'floor',
+  'floor-checked',
+  'sqlite-process',
+  'floor-jsonl',
+];
 
 const names: Readonly<Record<SteadyScenario, string>> = {
-  memory: 'agentlog, in memory',
-  floor: 'floor: minimal event-sourced loop',
+  memory: contenderNames.memory,
+  floor: contenderNames.floor,
+  'floor-checked': contenderNames.floorChecked,
   'sqlite-process': 'agentlog, SQLite, durability process',
-  'floor-jsonl': 'floor, JSONL file: one writeSync per event, no fsync',
+  'floor-jsonl': contenderNames.floorJsonl,
 };
 
 /**
@@ -62,35 +72,47 @@ export async function steadyFigures(
     rounds,
     perStep: new Map(order.map((scenario) => [scenario, summarise(byRound.get(scenario) ?? [])])),
     memoryToFloor: ratio('memory', 'floor'),
+    memoryToChecked: ratio('memory', 'floor-checked'),
     sqliteToJsonl: ratio('sqlite-process', 'floor-jsonl'),
   };
 }
 
 /** The steady-state figures as a table. */
 export function steadyTable(figures: SteadyFigures): ResultTable {
-  const row = (scenario: SteadyScenario, ratio?: number): string[] => {
+  const ratioText = (ratio: number | undefined) => (ratio === undefined ? '' : formatRatio(ratio));
+  const row = (scenario: SteadyScenario, toFloor?: number, toChecked?: number): string[] => {
     const perStep = figures.perStep.get(scenario);
     return [
       names[scenario],
       String(perStep?.count ?? 0),
       perStep === undefined ? '–' : formatSeconds(perStep.median),
       perStep === undefined ? '–' : `${formatSeconds(perStep.min)}–${formatSeconds(perStep.max)}`,
-      ratio === undefined ? '' : formatRatio(ratio),
+      ratioText(toFloor),
+      ratioText(toChecked),
     ];
   };
   return {
     title: `Steady state: per step, ${formatCount(figures.steps)} steps, after ${steadyWarmUps} warm-up runs in one process`,
-    header: ['contender', 'rounds', 'per step', 'min–max', '÷ its floor'],
+    header: [
+      'contender',
+      'rounds',
+      'per step',
+      'min–max',
+      '÷ its floor',
+      '÷ the floor with checks',
+    ],
     rows: [
-      row('memory', figures.memoryToFloor),
+      row('memory', figures.memoryToFloor, figures.memoryToChecked),
       row('floor'),
+      row('floor-checked'),
       row('sqlite-process', figures.sqliteToJsonl),
       row('floor-jsonl'),
     ],
     notes: [
       `Each round runs each contender in a fresh process: ${steadyWarmUps} untimed runs of the scenario, then ${steadyMeasured} timed ones, each with a fresh model, tool and store; the process's figure is the median of the timed runs. ` +
         'This is what a long-lived worker pays once V8 has compiled the code; the side-by-side above is what a fresh process pays. ' +
-        '"÷ its floor" is the median over rounds of agentlog ÷ its floor in the same round (in memory ÷ the floor, SQLite ÷ the JSONL floor).',
+        'The ratios are medians over rounds of agentlog ÷ a floor in the same round: "its floor" is the floor for agentlog in memory and the JSONL floor for SQLite. ' +
+        'The floor with checks adds to the floor what a step must keep each done the plain way (bench/floorCheckedPing.ts): it is not a target, it shows how much of the distance to the floor the checks alone take.',
     ],
   };
 }

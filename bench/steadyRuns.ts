@@ -1,13 +1,21 @@
 import { agentlogPing } from './agentlogPing.js';
 import { reportChildResult } from './childResult.js';
+import { floorCheckedPing } from './floorCheckedPing.js';
 import { floorJsonlPing } from './floorJsonlPing.js';
 import { floorPing } from './floorPing.js';
 import { summarise } from './summarise.js';
 
 /** What a steady-state child runs: agentlog in memory or on SQLite (`process`), or a floor. */
-export type SteadyScenario = 'memory' | 'sqlite-process' | 'floor' | 'floor-jsonl';
+export type SteadyScenario =
+  'memory' | 'sqlite-process' | 'floor' | 'floor-checked' | 'floor-jsonl';
 
-const scenarios: readonly SteadyScenario[] = ['memory', 'sqlite-process', 'floor', 'floor-jsonl'];
+const scenarios: readonly SteadyScenario[] = [
+  'memory',
+  'sqlite-process',
+  'floor',
+  'floor-checked',
+  'floor-jsonl',
+];
 
 /** Warm-up runs before the measured ones: by the fourth 2,000-step run V8 has stopped compiling. */
 export const steadyWarmUps = 6;
@@ -41,6 +49,8 @@ export async function steadyRuns(scenario: SteadyScenario, steps: number): Promi
         });
       case 'floor':
         return floorPing(steps);
+      case 'floor-checked':
+        return floorCheckedPing(steps);
       case 'floor-jsonl':
         return floorJsonlPing(steps);
     }
