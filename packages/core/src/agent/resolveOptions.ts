@@ -13,6 +13,12 @@ const consoleLogger: Logger = {
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /**
+ * The default clock, one function for every agent: code that V8 compiled for one agent's clock
+ * calls the next agent's without being thrown away ("wrong call target").
+ */
+const wallClock = (): Date => new Date();
+
+/**
  * Checks a builder's draft and fills in every default, once: the only place an option's default
  * is applied (the decider's own defaults come from `DEFAULT_SETTINGS`). Throws
  * `AgentError('invalidConfiguration')` naming the first bad option or tool.
@@ -53,7 +59,7 @@ export function resolveOptions(draft: AgentOptionsDraft): AgentOptions {
     ...(draft.continueAfterDecision === false ? { continueAfterDecision: false } : {}),
     store: draft.store ?? createInMemoryEventStore(),
     streamId: draft.streamId ?? `agent-${ids()}`,
-    clock: draft.clock ?? (() => new Date()),
+    clock: draft.clock ?? wallClock,
     ids,
     hooks,
     logger: draft.logger ?? consoleLogger,
