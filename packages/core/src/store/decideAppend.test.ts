@@ -106,6 +106,30 @@ describe('decideAppend: the one append protocol (RES-3)', () => {
     });
   });
 
+  test('each offered id is looked up once, whether the append is new or a retry', () => {
+    // A store may pay a query per lookup (SQLite decides id by id on its slow path).
+    const counted = (...ids: string[]) => {
+      const stream = holding(...ids);
+      const asked: string[] = [];
+      return {
+        asked,
+        target: {
+          ...stream,
+          revisionOf: (id: string) => {
+            asked.push(id);
+            return stream.revisionOf(id);
+          },
+        },
+      };
+    };
+    const fresh = counted('a', 'b');
+    expect(decideAppend(fresh.target, ['c', 'd', 'e'], 1).kind).toBe('write');
+    expect(fresh.asked).toEqual(['c', 'd', 'e']);
+    const retry = counted('a', 'b', 'c');
+    expect(decideAppend(retry.target, ['b', 'c'], 0).kind).toBe('alreadyStored');
+    expect(retry.asked).toEqual(['b', 'c']);
+  });
+
   test('an empty append writes nothing and reports where the stream is', () => {
     expect(decide([], [], 'noStream')).toEqual({ kind: 'alreadyStored', nextExpectedRevision: -1 });
     expect(decide(['a'], [], 0)).toEqual({ kind: 'alreadyStored', nextExpectedRevision: 0 });

@@ -46,7 +46,10 @@ export function decideAppend(
 ): AppendDecision {
   const { streamId, last, revisionOf } = target;
   const current = last === 'noStream' ? -1 : last;
-  if (last !== 'noStream' && isStoredRetry(revisionOf, offeredIds))
+  const first = offeredIds[0];
+  // Looked up once: the retry check and the decision of what to write both need it.
+  const firstStored = last === 'noStream' || first === undefined ? undefined : revisionOf(first);
+  if (firstStored !== undefined && isStoredRetry(revisionOf, offeredIds, firstStored))
     return { kind: 'alreadyStored', nextExpectedRevision: current };
   if (!satisfiesExpectedRevision(expectedRevision, last))
     return { kind: 'conflict', error: new ConcurrencyError(streamId, expectedRevision, last) };
@@ -57,7 +60,8 @@ export function decideAppend(
     const id = offeredIds[index] as string;
     if (seen === undefined ? offeredBefore(offeredIds, id, index) : seen.has(id)) continue;
     seen?.add(id);
-    if (last === 'noStream' || revisionOf(id) === undefined) indexes.push(index);
+    const stored = index === 0 ? firstStored : last === 'noStream' ? undefined : revisionOf(id);
+    if (stored === undefined) indexes.push(index);
   }
   if (indexes.length === 0) return { kind: 'alreadyStored', nextExpectedRevision: current };
   return {
@@ -77,14 +81,16 @@ function offeredBefore(ids: readonly string[], id: string, end: number): boolean
   return false;
 }
 
-/** True when every id is stored already, in the same order at consecutive revisions. */
+/**
+ * True when every id is stored already, in the same order at consecutive revisions from `start`,
+ * the revision of the first.
+ */
 function isStoredRetry(
   revisionOf: (eventId: string) => number | undefined,
   ids: readonly string[],
+  start: number,
 ): boolean {
-  const first = ids[0];
-  if (first === undefined) return false;
-  const start = revisionOf(first);
-  if (start === undefined) return false;
-  return ids.every((id, index) => index === 0 || revisionOf(id) === start + index);
+  for (let index = 1; index < ids.length; index += 1)
+    if (revisionOf(ids[index] as string) !== start + index) return false;
+  return true;
 }
