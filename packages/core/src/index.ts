@@ -56,6 +56,8 @@ export type { CompletionFailureKind } from './errors/completionError.js';
 export { ToolError } from './errors/toolError.js';
 export type { ToolErrorCode } from './errors/toolError.js';
 export { ConcurrencyError } from './errors/concurrencyError.js';
+export { RunOwnedError } from './errors/runOwnedError.js';
+export { LeaseLostError } from './errors/leaseLostError.js';
 export { InvalidEventError } from './errors/invalidEventError.js';
 export { ReplayDivergenceError } from './errors/replayDivergenceError.js';
 
@@ -116,6 +118,7 @@ export type {
   ReadStreamOptions,
   AppendResult,
   AppendOptions,
+  RunClaim,
 } from './ports/eventStore.js';
 export type {
   WorkEntry,

@@ -57,6 +57,27 @@ export interface AppendOptions {
    * index writes it in the same transaction as the events; others ignore it.
    */
   readonly work?: WorkEntry;
+  /**
+   * This append claims the stream's run (SPEC WRK-4, WRK-8): a store with a work index refuses it
+   * with `RunOwnedError` while another owner holds a live lease by the store's clock, judged in
+   * the same transaction as the append. On success the stream's fencing token becomes the revision
+   * of the first event appended, and `owner` holds the lease. Stores without a work index ignore it.
+   */
+  readonly claim?: RunClaim;
+  /**
+   * The fencing token of the run this append belongs to (SPEC WRK-8): a store with a work index
+   * refuses it with `LeaseLostError` when the stream's token is another (a later claim). Stores
+   * without a work index ignore it.
+   */
+  readonly fence?: number;
+}
+
+/** A claim of a stream's run (SPEC WRK-4): who claims, and how long its lease lasts. */
+export interface RunClaim {
+  /** The claiming worker's id, or the owner id of an agent that runs in a process of its own. */
+  readonly owner: string;
+  /** The lease, counted by the store's clock from this append. */
+  readonly leaseMs: number;
 }
 
 /** What an append returns: the revision to expect next time. */

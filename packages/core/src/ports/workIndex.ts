@@ -51,6 +51,8 @@ export interface WorkerInfo {
   readonly heartbeatAt?: string;
   /** The streams whose runs it holds. */
   readonly runs: readonly string[];
+  /** The registered agent names it runs (SPEC WRK-9), when it said them. */
+  readonly agents?: readonly string[];
 }
 
 /** The index entry of one stream, as `agentlog list` shows it. */
@@ -60,6 +62,8 @@ export interface WorkState {
   readonly owner?: string;
   /** While running: when its lease ends, by the store's clock (ISO time). */
   readonly leaseUntil?: string;
+  /** The fencing token of the stream's last claim (SPEC WRK-8), once it was claimed. */
+  readonly fence?: number;
 }
 
 /**
@@ -84,9 +88,19 @@ export interface WorkIndex {
   }): Promise<WorkItem[]>;
   /**
    * Extends the lease `owner` holds on a running stream to `leaseMs` from the store's now (SPEC
-   * WRK-4). False when the stream is not running under `owner` any more.
+   * WRK-4). False when the stream is not running under `owner` any more, or (given `fence`) when
+   * another claim of the stream came since the one that made that token (SPEC WRK-8).
    */
-  renewLease(streamId: string, owner: string, leaseMs: number): Promise<boolean>;
+  renewLease(streamId: string, owner: string, leaseMs: number, fence?: number): Promise<boolean>;
+  /**
+   * Streams that need work now (as `findWork` lists them) whose agent name is none of `agents`,
+   * or that record no agent name at all (SPEC WRK-9): work no worker of these names can take.
+   * At most `limit`, oldest first.
+   */
+  unservedWork(options: {
+    readonly limit: number;
+    readonly agents: readonly string[];
+  }): Promise<WorkItem[]>;
   /** Records that a worker is alive, with the runs it holds (its heartbeat, by the store's clock). */
   heartbeat(worker: WorkerInfo): Promise<void>;
   /** Forgets a worker that stopped. */

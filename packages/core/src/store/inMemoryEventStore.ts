@@ -16,6 +16,7 @@ import { createInMemoryWorkIndex, type InMemoryWorkIndex } from './inMemoryWorkI
 import { createStreamDrain } from './streamDrain.js';
 import { assertValidNewEvents, assertValidStreamId } from './streamValidation.js';
 import { assertValidWorkEntry } from './workIndexChecks.js';
+import { assertFenceOptions, judgeFence } from './judgeFence.js';
 
 interface StoredStream {
   /**
@@ -96,6 +97,7 @@ function append(
   assertValidExpectedRevision(expectedRevision);
   assertValidNewEvents(events);
   if (options?.work !== undefined) assertValidWorkEntry(streamId, options.work);
+  if (options !== undefined) assertFenceOptions(streamId, options);
 
   const stream = state.streams.get(streamId);
   const decision = decideAppend(
@@ -107,9 +109,17 @@ function append(
     events.map((event) => event.metadata.eventId),
     expectedRevision,
   );
-  if (decision.kind === 'conflict') throw decision.error;
   if (decision.kind === 'alreadyStored')
     return { nextExpectedRevision: decision.nextExpectedRevision };
+  // The run's fence is judged before the revision: a stale holder learns it lost the run.
+  const claims = judgeFence(
+    streamId,
+    state.work.fenced(streamId),
+    events,
+    options ?? { expectedRevision },
+    state.work.now(),
+  );
+  if (decision.kind === 'conflict') throw decision.error;
 
   // Copied before the first write, so nothing can fail half-way.
   const { indexes, firstRevision } = decision;
@@ -130,7 +140,8 @@ function append(
     target.events.push(copies[index] as StreamEvent);
   }
   // The index entry goes in with the events, in the same synchronous step (SPEC WRK-6).
-  if (options?.work !== undefined) state.work.record(streamId, options.work);
+  if (options?.work !== undefined)
+    state.work.record(streamId, options.work, claims ? firstRevision : undefined);
   const listeners = state.listeners.get(streamId);
   if (listeners !== undefined) for (const listener of [...listeners]) listener();
   return { nextExpectedRevision: decision.nextExpectedRevision };

@@ -1,4 +1,5 @@
 import type { WorkEntry, WorkIndex, WorkItem, WorkState, WorkerInfo } from '../ports/workIndex.js';
+import type { FencedEntry } from './judgeFence.js';
 import { assertFindWorkOptions, assertLeaseMs } from './workIndexChecks.js';
 
 /** What the in-memory index keeps of one stream. */
@@ -10,6 +11,8 @@ interface IndexedStream {
   readonly since: number;
   /** While running: store time (ms) its lease ends. */
   readonly leaseUntil?: number;
+  /** The fencing token of the stream's last claim (SPEC WRK-8). */
+  readonly fence?: number;
 }
 
 /** What the in-memory index keeps of one worker. */
@@ -30,8 +33,15 @@ const DEFAULT_LEASE_MS = 5 * 60_000;
 export interface InMemoryWorkIndex {
   /** The port the store hands out as `store.work`. */
   readonly index: WorkIndex;
-  /** Writes a stream's entry; called by the append that stored its events. */
-  readonly record: (streamId: string, entry: WorkEntry) => void;
+  /**
+   * Writes a stream's entry; called by the append that stored its events. `fence` is the new
+   * fencing token when the append claimed the run (SPEC WRK-8); otherwise the token stays.
+   */
+  readonly record: (streamId: string, entry: WorkEntry, fence?: number) => void;
+  /** The stream's run as the fence is judged on it (`judgeFence`). */
+  readonly fenced: (streamId: string) => FencedEntry | undefined;
+  /** The store's clock, in ms. */
+  readonly now: () => number;
 }
 
 /** Creates the work index of an in-memory store, judging time by `clock` (the store's clock). */
@@ -56,9 +66,10 @@ export function createInMemoryWorkIndex(clock: () => Date): InMemoryWorkIndex {
     }
   };
 
-  const record = (streamId: string, entry: WorkEntry): void => {
+  const record = (streamId: string, entry: WorkEntry, fence?: number): void => {
     const at = now();
     const before = streams.get(streamId);
+    const token = fence ?? before?.fence;
     const same = before?.status === entry.status;
     streams.set(streamId, {
       status: entry.status,
@@ -73,6 +84,7 @@ export function createInMemoryWorkIndex(clock: () => Date): InMemoryWorkIndex {
       ...(entry.status === 'running'
         ? { leaseUntil: at + (entry.leaseMs ?? DEFAULT_LEASE_MS) }
         : {}),
+      ...(token === undefined ? {} : { fence: token }),
     });
     if (entry.status === 'requested' || entry.status === 'ready') {
       for (const wake of [...waiters]) wake();
@@ -121,7 +133,7 @@ export function createInMemoryWorkIndex(clock: () => Date): InMemoryWorkIndex {
       }
       return Promise.resolve(found);
     },
-    renewLease(streamId, owner, leaseMs) {
+    renewLease(streamId, owner, leaseMs, fence) {
       try {
         assertLeaseMs(leaseMs, 'renewLease: leaseMs');
       } catch (error) {
@@ -129,8 +141,35 @@ export function createInMemoryWorkIndex(clock: () => Date): InMemoryWorkIndex {
       }
       const entry = streams.get(streamId);
       if (entry?.status !== 'running' || entry.owner !== owner) return Promise.resolve(false);
+      if (fence !== undefined && entry.fence !== fence) return Promise.resolve(false);
       streams.set(streamId, { ...entry, leaseUntil: now() + leaseMs });
       return Promise.resolve(true);
+    },
+    unservedWork(options) {
+      try {
+        assertFindWorkOptions(options);
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
+      const at = now();
+      const found: (WorkItem & { readonly sinceMs: number })[] = [];
+      for (const [streamId, entry] of streams) {
+        if (entry.agent !== undefined && options.agents.includes(entry.agent)) continue;
+        const reason = reasonOf(entry, at);
+        if (reason === undefined) continue;
+        const sinceMs = reason === 'leaseLapsed' ? (entry.leaseUntil ?? entry.since) : entry.since;
+        found.push({
+          streamId,
+          reason,
+          ...(entry.agent === undefined ? {} : { agent: entry.agent }),
+          since: iso(sinceMs),
+          sinceMs,
+        });
+      }
+      found.sort((a, b) => a.sinceMs - b.sinceMs);
+      return Promise.resolve(
+        found.slice(0, options.limit).map(({ sinceMs: _since, ...item }) => item),
+      );
     },
     heartbeat(worker) {
       const at = now();
@@ -170,6 +209,7 @@ export function createInMemoryWorkIndex(clock: () => Date): InMemoryWorkIndex {
           ...(entry.agent === undefined ? {} : { agent: entry.agent }),
           ...(entry.owner === undefined ? {} : { owner: entry.owner }),
           ...(entry.leaseUntil === undefined ? {} : { leaseUntil: iso(entry.leaseUntil) }),
+          ...(entry.fence === undefined ? {} : { fence: entry.fence }),
         });
       }
       return Promise.resolve(result);
@@ -189,5 +229,6 @@ export function createInMemoryWorkIndex(clock: () => Date): InMemoryWorkIndex {
       });
     },
   };
-  return { index, record };
+  const fenced = (streamId: string): FencedEntry | undefined => streams.get(streamId);
+  return { index, record, fenced, now };
 }

@@ -25,4 +25,6 @@ export {
   workStatuses,
 } from '../store/workIndexChecks.js';
 export type { FindWorkOptions } from '../store/workIndexChecks.js';
+export { judgeFence, assertFenceOptions } from '../store/judgeFence.js';
+export type { FencedEntry } from '../store/judgeFence.js';
 export { loadOptionalPeer } from '../errors/loadOptionalPeer.js';

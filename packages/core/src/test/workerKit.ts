@@ -46,6 +46,7 @@ export function workStore(): {
     },
     renewLease: (...args) =>
       paused ? Promise.reject(new Error('the network stalled')) : work.renewLease(...args),
+    unservedWork: (options) => work.unservedWork(options),
     heartbeat: (info) => work.heartbeat(info),
     retire: (id) => work.retire(id),
     listWorkers: (options) => work.listWorkers(options),

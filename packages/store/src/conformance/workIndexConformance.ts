@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { EventStore, WorkIndex } from '@agentlog/core';
+import { describeFences } from './describeFences.js';
 import { describeFindWork } from './describeFindWork.js';
 import { describeLeasesAndWorkers } from './describeLeasesAndWorkers.js';
 import { describeWaitingWork } from './describeWaitingWork.js';
@@ -68,5 +69,6 @@ export function describeWorkIndexConformance(
     describeFindWork(subject);
     describeLeasesAndWorkers(subject);
     describeWaitingWork(subject);
+    describeFences(subject);
   });
 }
