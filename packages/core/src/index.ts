@@ -7,20 +7,14 @@ export type { AgentOptions, AgentConfig } from './api/agentOptions.js';
 export type { AgentContext, FeedbackAuthor } from './api/agentContext.js';
 export type { Hooks, HookKind, Logger, ToolResult, StreamChunk } from './api/hooks.js';
 export type { AgentHandle } from './api/agentHandle.js';
-export type {
-  ToolRunner,
-  RunOptions,
-  RecordedInputs,
-  InputMoment,
-  TextDeltaContext,
-} from './api/runOptions.js';
+export type { ToolRunner, RunOptions, TextDeltaContext } from './api/runOptions.js';
 
 // The decider: the loop's rules as pure functions (DESIGN: data flows one way).
 export { nextStep } from './decider/nextStep.js';
 export type { NextStep } from './decider/nextStep.js';
 export { recordOutcome } from './decider/recordOutcome.js';
 export type { Outcome, Recorded } from './decider/recordOutcome.js';
-export { decideCommand, foreignRun } from './decider/decideCommand.js';
+export { decideCommand } from './decider/decideCommand.js';
 export { workEntry, workStatus } from './decider/workStatus.js';
 export type { Command } from './decider/decideCommand.js';
 export { planBatch } from './decider/planBatch.js';
@@ -34,7 +28,8 @@ export { pendingDecisions } from './commands/pendingDecisions.js';
 export type { WaitingCall } from './commands/pendingDecisions.js';
 export { requestStop } from './commands/requestStop.js';
 export { requestRun, type RunRequestOptions } from './commands/requestRun.js';
-export { createWorker, type WorkerOptions } from './worker/createWorker.js';
+export { createWorker, type Worker, type WorkerOptions } from './worker/createWorker.js';
+export type { WorkerActivity } from './worker/workerActivity.js';
 export type { WorkerAgent, WorkerAgentBuilder, WorkerAgents } from './worker/workerAgent.js';
 export type { OutsideOptions } from './commands/giveCommand.js';
 export {

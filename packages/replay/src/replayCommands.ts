@@ -1,4 +1,5 @@
-import type { Agent, AgentEvent, RunOptions } from '@agentlog/core';
+import type { Agent, AgentEvent } from '@agentlog/core';
+import { runWithChannel, type RunChannel } from '@agentlog/core/replay-kit';
 
 /** A caller command found in a recorded stream, ready to be given again. */
 export interface ReplayCommand {
@@ -13,20 +14,23 @@ export interface ReplayCommand {
  * a stop request a hook made (the replayed hook makes it again). Nothing is inferred from what
  * an input caused.
  */
-export function commandFor(event: AgentEvent, options: RunOptions): ReplayCommand | undefined {
+export function commandFor(event: AgentEvent, channel: RunChannel): ReplayCommand | undefined {
   switch (event.type) {
     case 'RunStarted': {
       const { mode, input, worker } = event.data;
       // A worker's run is given again under the same worker, so its RunStarted is the same.
-      const runOptions = worker === undefined ? options : { ...options, worker };
+      const runChannel = worker === undefined ? channel : { ...channel, worker };
       // A bare run records a requested run's text as its input: it is given as a bare run again.
       const bare = mode === 'run' || mode === 'runOnce';
       return {
         label: input === undefined || bare ? `${mode}()` : `${mode}(${JSON.stringify(input)})`,
         run: (agent) =>
-          input === undefined || bare
-            ? agent[mode === 'runOnce' ? 'runOnce' : 'run'](runOptions)
-            : agent[mode === 'queryOnce' ? 'queryOnce' : 'query'](input, runOptions),
+          agent[runWithChannel](
+            mode,
+            input === undefined || bare ? undefined : input,
+            {},
+            runChannel,
+          ),
       };
     }
     case 'RunRequested': {

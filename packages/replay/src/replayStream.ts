@@ -69,7 +69,7 @@ export async function replayStream(
   }
   const model = createReplayModel(events, { fromRevision: seeded });
   // Every input is in the recording, the time included: nothing is guessed (SPEC RPL-5).
-  const runOptions = { recordedInputs: recordedInputs(events, seeded) };
+  const channel = { recordedInputs: recordedInputs(events, seeded) };
   const ref: { agent?: Agent } = {};
   let builder = options
     .agent()
@@ -79,6 +79,12 @@ export async function replayStream(
     .clock(recordedClock(events, () => ref.agent?.state().revision ?? seeded - 1))
     .ids(counterIds('replay'))
     .logger({ warn: () => undefined });
+  // The registered name the recorded runs ran under is given again, so their RunStarted match.
+  const named = events.find(
+    (event) => event.type === 'RunStarted' && event.data.agent !== undefined,
+  );
+  if (named?.type === 'RunStarted' && named.data.agent !== undefined)
+    builder = builder.name(named.data.agent);
   if ((options.tools ?? 'recorded') === 'recorded') {
     builder = builder.serveToolResults(recordedResults(events.slice(seeded)));
   }
@@ -88,7 +94,7 @@ export async function replayStream(
   let cursor = seeded;
   while (cursor < events.length) {
     const event = events[cursor] as AgentEvent;
-    const command = commandFor(event, runOptions);
+    const command = commandFor(event, channel);
     if (command === undefined) {
       return diverged(
         eventDivergence(

@@ -9,6 +9,7 @@ import {
   type AgentBuilder,
 } from '@agentlog/core';
 import { counterIds, scriptedModel, textResponse, toolCallResponse } from '@agentlog/core/testing';
+import { runWithChannel } from '@agentlog/core/replay-kit';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { describeEvent } from './cli/describeEvent.js';
@@ -33,10 +34,10 @@ describe('replaying a worker’s stream', () => {
     await requestRun(store, { streamId: 'job', agent: 'deployer', input: 'ship it', by: 'ana' });
     const build = (prefix: string) =>
       agent().llm(model).store(store).streamId('job').ids(counterIds(prefix)).build();
-    await (await build('a')).run({ worker });
+    await (await build('a'))[runWithChannel]('run', undefined, {}, { worker });
     await recordDecision(store, 'job', 'd1', ToolFeedback.approved(), { by: 'ana' });
     const second = await build('b');
-    await second.run({ worker: { ...worker, id: 'w2' } });
+    await second[runWithChannel]('run', undefined, {}, { worker: { ...worker, id: 'w2' } });
     const events = await store.readStream('job');
 
     const result = await replayStream(events, { agent });
@@ -71,7 +72,7 @@ describe('replaying a worker’s stream', () => {
       .streamId('job')
       .ids(counterIds('a'))
       .build();
-    await first.run({ worker });
+    await first[runWithChannel]('run', undefined, {}, { worker });
     await first.releaseRun(worker, { reason: 'the worker shut down' });
     const events = await store.readStream('job');
     expect(events.at(-1)?.type).toBe('RunReleased');

@@ -1,5 +1,6 @@
 import type { Observable } from 'rxjs';
-import { decideCommand, type Command } from '../decider/decideCommand.js';
+import { decideCommand, foreignRunInProgress, type Command } from '../decider/decideCommand.js';
+import { isRunOwned } from '../errors/fenceErrors.js';
 import type { DeciderSettings } from '../decider/deciderSettings.js';
 import { AgentError } from '../errors/agentError.js';
 import type { AgentEvent, RunMode, WorkerIdentity } from '../events/agentEvent.js';
@@ -15,7 +16,13 @@ import { currentHook } from '../loop/hookScope.js';
 import { interpretRun } from '../loop/interpretRun.js';
 import type { RequestFingerprinter } from '../events/requestFingerprint.js';
 import type { RunScope } from '../loop/runScope.js';
-import type { RunOptions, ToolRunner } from '../api/runOptions.js';
+import {
+  runWithChannel,
+  type RunChannel,
+  type RunOptions,
+  type ToolRunner,
+} from '../api/runOptions.js';
+import { ownerId } from './ownerId.js';
 import type { RunWrapper } from '../api/runWrapper.js';
 import type { StreamWriter } from '../writer/streamWriter.js';
 import { AgentBuilder } from './agentBuilder.js';
@@ -62,7 +69,9 @@ export class Agent implements AgentHandle {
       fingerprints,
       agent: this,
       runTool,
+      owner: ownerId(),
       options: {},
+      channel: {},
     };
     this.#context = new CallerContext(writer, (command, options) => this.#give(command, options));
   }
@@ -191,17 +200,22 @@ export class Agent implements AgentHandle {
   /**
    * Gives back the run `worker` holds on this agent's stream (SPEC WRK-5): another worker may
    * continue it at once. Does nothing when it was released already; rejects with a
-   * `ConcurrencyError` when another worker took the run.
+   * `LeaseLostError` when another worker took the run.
    */
   async releaseRun(
     worker: WorkerIdentity,
     options: { readonly reason?: string } = {},
   ): Promise<void> {
-    await this.#give({
-      kind: 'releaseRun',
-      worker,
-      ...(options.reason === undefined ? {} : { reason: options.reason }),
-    });
+    const fence = this.#scope.writer.lastFence;
+    await this.#give(
+      {
+        kind: 'releaseRun',
+        worker,
+        ...(options.reason === undefined ? {} : { reason: options.reason }),
+      },
+      // Stated, so a worker whose run another claimed since releases nothing (SPEC WRK-8).
+      fence === undefined ? {} : { fence },
+    );
   }
 
   /** Adds a summary: the model sees nothing before it but system messages (SPEC MSG-4). */
@@ -209,7 +223,22 @@ export class Agent implements AgentHandle {
     await this.#give({ kind: 'addSummary', text });
   }
 
-  async #run(mode: RunMode, input?: string, options: RunOptions = {}): Promise<void> {
+  /** A run with what only the worker or a replay gives it (SPEC WRK-7, RPL-5). */
+  [runWithChannel](
+    mode: RunMode,
+    input: string | undefined,
+    options: RunOptions,
+    channel: RunChannel,
+  ): Promise<void> {
+    return this.#run(mode, input, options, channel);
+  }
+
+  async #run(
+    mode: RunMode,
+    input?: string,
+    options: RunOptions = {},
+    channel: RunChannel = {},
+  ): Promise<void> {
     if (this.#running) {
       throw new AgentError('alreadyRunning', `agent ${this.streamId} is already running`);
     }
@@ -217,7 +246,7 @@ export class Agent implements AgentHandle {
     try {
       const run = async (): Promise<void> => {
         await this.#scope.writer.catchUp();
-        await interpretRun(this.#scope, mode, input, options);
+        await interpretRun(this.#scope, mode, input, options, channel);
       };
       if (this.#runWrappers.length === 0) await run();
       else await wrapRun(this.#runWrappers, run, { agent: this, mode, options });
@@ -231,19 +260,35 @@ export class Agent implements AgentHandle {
    * own run is in progress), let the decider judge it, append what it decides. Resolves with the
    * state the command was decided on.
    */
-  async #give(command: Command, options: { readonly durable?: boolean } = {}): Promise<AgentState> {
-    const { writer, settings, config } = this.#scope;
+  async #give(
+    command: Command,
+    options: { readonly durable?: boolean; readonly fence?: number } = {},
+  ): Promise<AgentState> {
+    const { writer, settings } = this.#scope;
     if (!this.#running) await writer.catchUp();
     const before = writer.state;
-    const events = decideCommand(before, settings, command, {
-      clock: config.clock,
-      ownRun: this.#running || writer.ownsCurrentRun(),
-      inRun: this.#running,
-    });
+    const context = { ownRun: this.#running || writer.ownsCurrentRun(), inRun: this.#running };
     // During this agent's own run the interpreter is the only writer: the command's events go
     // in with the run's next commit.
-    if (this.#running) writer.defer(events);
-    else if (events.length > 0) await writer.append(events, options);
+    if (this.#running) {
+      writer.defer(decideCommand(before, settings, command, context));
+      return before;
+    }
+    if (command.kind === 'stop' && foreignRunInProgress(before, context)) {
+      // Another process's run: a claim stops it at once if the store says its lease lapsed (its
+      // process died); while it is live, the stop is only requested, and that run honours it.
+      try {
+        writer.claimNext({ owner: this.#scope.owner, leaseMs: Math.max(1, settings.runLeaseMs) });
+        await writer.append(decideCommand(before, settings, command, { ...context, claims: true }));
+        return before;
+      } catch (error) {
+        if (!isRunOwned(error)) throw error;
+      } finally {
+        writer.endRun();
+      }
+    }
+    const events = decideCommand(before, settings, command, context);
+    if (events.length > 0) await writer.append(events, options);
     return before;
   }
 }

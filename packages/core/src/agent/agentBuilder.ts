@@ -154,11 +154,22 @@ export class AgentBuilder {
   }
 
   /**
-   * How long another process's run owns the stream after its last event; until then `run` and
-   * `query` reject with `ConcurrencyError` (SPEC RES-3). Default 5 minutes.
+   * How long a run's lease lasts after its claim, each of its appends and each renewal, by the
+   * store's clock; while another process's lease is live, the store refuses this agent's run with
+   * `RunOwnedError` (SPEC RES-3, WRK-4). Default 5 minutes.
    */
   runLease(ms: number): this {
     this.#draft.runLeaseMs = ms;
+    return this;
+  }
+
+  /**
+   * The agent's registered name (SPEC WRK-9): each run records it, so a worker whose `agents`
+   * registry has the name continues the stream after a decision or a crash, however the run
+   * started. A worker sets it to the name it found the stream under.
+   */
+  name(name: string): this {
+    this.#draft.name = name;
     return this;
   }
 

@@ -22,6 +22,8 @@ export function deciderSettingsOf(options: AgentOptions): DeciderSettings {
     toolRetryLimit: options.toolRetryLimit,
     stopOnAssistant: options.stopOnAssistant,
     runLeaseMs: options.runLeaseMs,
+    ...(options.name === undefined ? {} : { agentName: options.name }),
+    ...(options.continueAfterDecision === false ? { continueAfterDecision: false } : {}),
     tools,
   };
 }

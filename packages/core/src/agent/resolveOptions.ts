@@ -11,6 +11,8 @@ const consoleLogger: Logger = {
 };
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+/** A registered agent name: printable, no spaces, so it reads the same in every listing. */
+const AGENT_NAME = /^[a-zA-Z0-9._:-]{1,128}$/;
 
 /**
  * The default clock, one function for every agent: code that V8 compiled for one agent's clock
@@ -44,6 +46,13 @@ export function resolveOptions(draft: AgentOptionsDraft): AgentOptions {
       );
     }
   }
+  const { name } = draft;
+  if (name !== undefined && (typeof name !== 'string' || !AGENT_NAME.test(name))) {
+    throw new AgentError(
+      'invalidConfiguration',
+      `name must be 1 to 128 letters, digits, '.', '_', ':' or '-', got ${JSON.stringify(name) ?? typeof name}`,
+    );
+  }
   const ids = draft.ids ?? uuidV7;
   const hooks = Object.fromEntries(
     Object.entries(draft.hooks).map(([kind, list]) => [kind, [...list]]),
@@ -56,6 +65,7 @@ export function resolveOptions(draft: AgentOptionsDraft): AgentOptions {
     toolRetryLimit: draft.toolRetryLimit ?? DEFAULT_SETTINGS.toolRetryLimit,
     stopOnAssistant: draft.stopOnAssistant ?? DEFAULT_SETTINGS.stopOnAssistant,
     runLeaseMs: draft.runLeaseMs ?? DEFAULT_SETTINGS.runLeaseMs,
+    ...(name === undefined ? {} : { name }),
     ...(draft.continueAfterDecision === false ? { continueAfterDecision: false } : {}),
     store: draft.store ?? createInMemoryEventStore(),
     streamId: draft.streamId ?? `agent-${ids()}`,

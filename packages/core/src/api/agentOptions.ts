@@ -24,10 +24,15 @@ export interface AgentOptions {
   /** Whether a plain text answer ends the run (SPEC LOOP-3). */
   readonly stopOnAssistant: boolean;
   /**
-   * How long a run that another process started owns the stream after its last event (SPEC
-   * RES-3). Past it the run counts as crashed and may be resumed.
+   * How long a run's lease lasts after its claim, each of its appends and each renewal, by the
+   * store's clock (SPEC RES-3, WRK-4). Past it the run counts as crashed and may be resumed.
    */
   readonly runLeaseMs: number;
+  /**
+   * The registered agent name (SPEC WRK-9): every run records it in its `RunStarted`, so a worker
+   * whose `agents` has this name can continue the stream however the run started.
+   */
+  readonly name?: string;
   /**
    * Whether a worker continues a run once every call it stopped for holds a decision (SPEC
    * WRK-2); absent, it does.

@@ -27,22 +27,27 @@ export type InputMoment = 'decision' | 'outcome';
 
 /** What the caller gives a run (SPEC LOOP-10): an abort signal, and a callback per text delta. */
 export interface RunOptions {
-  /**
-   * Aborts the run (SPEC LOOP-10). Aborted with a `ConcurrencyError` as its reason, it says the
-   * run's lease is lost (SPEC WRK-4): the run then appends nothing more, not even its stop.
-   */
+  /** Aborts the run (SPEC LOOP-10): it stops with cause `aborted` and can be resumed. */
   readonly signal?: AbortSignal;
   /** Each text delta of a streamed answer, as it arrives; chunks are not events. */
   readonly onTextDelta?: (delta: string, context: TextDeltaContext) => void;
+}
+
+/**
+ * The key of an agent's run with a {@link RunChannel}: agentlog's worker and replay call
+ * `agent[runWithChannel](mode, input, options, channel)`. Not exported at the package root.
+ */
+export const runWithChannel: unique symbol = Symbol.for('agentlog.runWithChannel');
+
+/**
+ * What only agentlog's own worker and replay give a run, beside the caller's options; never part
+ * of `RunOptions`, so no caller can set it by accident.
+ */
+export interface RunChannel {
   /** In a replay: what the recording says others wrote during the run (SPEC RPL-5). */
   readonly recordedInputs?: RecordedInputs;
-  /** The worker that takes the run, recorded in its `RunStarted` (SPEC WRK-7). */
+  /** The worker that takes the run, recorded in its `RunStarted` (SPEC WRK-7) and owning its claim. */
   readonly worker?: WorkerIdentity;
-  /**
-   * The store judged, on its own clock, that the lease of the run in progress lapsed (SPEC
-   * WRK-4): the run counts as crashed and is resumed, whatever this process's clock says.
-   */
-  readonly leaseLapsed?: boolean;
 }
 
 /** Where a text delta belongs. */

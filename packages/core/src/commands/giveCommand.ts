@@ -53,7 +53,7 @@ export async function giveCommand(
         return entry.status === 'running' ? undefined : entry;
       },
     );
-    const decided = decideCommand(state, settings, command, { clock, ownRun: false });
+    const decided = decideCommand(state, settings, command, { ownRun: false });
     try {
       const events = await writer.append(
         decided,

@@ -1,5 +1,5 @@
 import { AgentError } from '../errors/agentError.js';
-import { ConcurrencyError } from '../errors/concurrencyError.js';
+import { LeaseLostError } from '../errors/leaseLostError.js';
 import type { HookKind, PendingEvent, RunMode, WorkerIdentity } from '../events/agentEvent.js';
 import type { AgentState } from '../events/agentState.js';
 import { toolCallOf } from '../events/stateQueries.js';
@@ -56,25 +56,28 @@ export type Command =
   /** A summary (SPEC MSG-4). */
   | { readonly kind: 'addSummary'; readonly text: string };
 
-/** The injected clock, and whether this agent's own run is in progress in this process. */
+/**
+ * Whether this agent's own run is in progress, and whether the command's append claims the run.
+ * Whether another process's run is live is never judged here: the store judges it, atomically
+ * with the append that claims the run, on its own clock (SPEC WRK-4).
+ */
 export interface CommandContext {
-  /** Read only when the rule needs the time (the lease of a run in progress). */
-  readonly clock: () => Date;
   /** The run the stream shows is this agent's: in progress here, or cut off by a store outage. */
   readonly ownRun: boolean;
   /** This agent's run is in progress in this process: its interpreter takes the events in. */
   readonly inRun?: boolean;
   /**
-   * The store judged the lease of the run in progress lapsed, on its own clock (SPEC WRK-4): the
-   * run counts as crashed whatever the local clock says.
+   * The command's events are appended as a claim of the stream's run (the store refuses the claim
+   * while another process holds a live lease): a stop then ends a run in progress at once, since
+   * the claim succeeds only when that run's process is gone.
    */
-  readonly leaseLapsed?: boolean;
+  readonly claims?: boolean;
 }
 
 /**
  * The events a caller's command appends, or the error it is rejected with: pure and total. It
- * holds the run lease (a run another process started owns the stream until `runLeaseMs` after its
- * last event, SPEC RES-3), `nothingToRun`, the checks of a decision, and first stop wins (STOP-7).
+ * holds `nothingToRun`, the checks of a decision, a run request and a release, and first stop
+ * wins (STOP-7). A run of another process is fenced by the store, not here (SPEC WRK-4, WRK-8).
  */
 export function decideCommand(
   state: AgentState,
@@ -82,13 +85,6 @@ export function decideCommand(
   command: Command,
   context: CommandContext,
 ): readonly PendingEvent[] {
-  // A decision or a stop request may be given during another process's run: that run folds it in.
-  const duringForeignRun =
-    command.kind === 'recordDecision' || command.kind === 'stop' || command.kind === 'requestStop';
-  if (!context.ownRun && !duringForeignRun && context.leaseLapsed !== true) {
-    const foreign = foreignRun(state, settings, context.clock);
-    if (foreign !== undefined) throw foreign;
-  }
   switch (command.kind) {
     case 'startRun':
       return runStart(state, settings, command.mode, command.input, command.worker);
@@ -103,48 +99,37 @@ export function decideCommand(
         ? []
         : [{ type: 'FeedbackConsumed', data: { toolCallId: command.toolCallId } }];
     case 'stop':
-      return stop(state, settings, command, context);
+      return stop(state, command, context);
     case 'requestStop':
       return [stopRequest(state, settings, command)];
     case 'addSummary':
+      if (foreignRunInProgress(state, context)) {
+        // Its next append would meet the summary and fail: a history changes under one run only.
+        throw new AgentError(
+          'alreadyRunning',
+          `stream ${settings.streamId} has a run in progress in another process; a summary is added when no run is in progress (stop it first); nothing was written`,
+        );
+      }
       return [{ type: 'SummaryAdded', data: { text: command.text } }];
   }
 }
 
 /**
- * The lease of a run that is not ours: the stream says a run is in progress, and its last event
- * is younger than `runLeaseMs` by the injected clock. Past it the run counts as crashed, and
- * resuming applies SPEC TOOL-7. An unreadable time holds no lease; a negative idle time (clocks
- * that disagree) does.
+ * Whether the stream shows a run in progress that is not this agent's and that no worker gave
+ * back: one only the store can say is live or not (SPEC WRK-4).
  */
-export function foreignRun(
-  state: AgentState,
-  settings: DeciderSettings,
-  clock: () => Date,
-): ConcurrencyError | undefined {
-  const { status, lastEventAt, revision } = state;
-  // A run its worker gave back holds no lease (SPEC WRK-5).
-  if (status !== 'running' || lastEventAt === undefined || state.released === true)
-    return undefined;
-  const idleMs = clock().getTime() - Date.parse(lastEventAt);
-  if (Number.isNaN(idleMs) || idleMs >= settings.runLeaseMs) return undefined;
-  const { streamId } = settings;
-  return new ConcurrencyError(
-    streamId,
-    revision,
-    revision,
-    `stream ${streamId} has a run in progress in another process (last event at revision ${revision}, ${idleMs} ms ago); it owns the stream until ${settings.runLeaseMs} ms after its last event`,
-  );
+export function foreignRunInProgress(state: AgentState, context: CommandContext): boolean {
+  return state.status === 'running' && state.released !== true && !context.ownRun;
 }
 
 /**
  * The caller's or a hook's stop (SPEC STOP-7, EVT-7): always a `StopRequested` first. The run in
- * progress (this agent's, or a live one of another process) honours it at its next step boundary;
- * a pending agent, or a run whose lease ran out (its process died), is stopped at once.
+ * progress (this agent's, or one of another process) honours it at its next step boundary; a
+ * pending agent is stopped at once, and so is another process's run when the stop claims the run
+ * (the store grants the claim only once that run's lease lapsed: its process died).
  */
 function stop(
   state: AgentState,
-  settings: DeciderSettings,
   command: Extract<Command, { kind: 'stop' }>,
   context: CommandContext,
 ): readonly PendingEvent[] {
@@ -159,8 +144,7 @@ function stop(
     },
   };
   const live =
-    context.inRun === true ||
-    (!context.ownRun && foreignRun(state, settings, context.clock) !== undefined);
+    context.inRun === true || (foreignRunInProgress(state, context) && context.claims !== true);
   if (live) return [request];
   return [request, ...stopWith(callerStop(text, { hook, by })).events];
 }
@@ -244,9 +228,9 @@ function decision(
 }
 
 /**
- * A run request (SPEC WRK-1): refused while a run of this process holds the stream (one of another
- * process is refused before, by its lease) or a request is pending, and when it would have
- * nothing to run.
+ * A run request (SPEC WRK-1): refused while a run of this process holds the stream or a request
+ * is pending, and when it would have nothing to run. One that meets another process's run waits
+ * in the index until that run ends or its lease lapses by the store's clock (SPEC WRK-4).
  */
 function runRequest(
   state: AgentState,
@@ -295,7 +279,7 @@ function runRequest(
 }
 
 /**
- * A worker gives back the run it holds (SPEC WRK-5): refused with a `ConcurrencyError` when the
+ * A worker gives back the run it holds (SPEC WRK-5): refused with a `LeaseLostError` when the
  * stream's run is not its own (another worker took it), nothing when it was released already.
  */
 function release(
@@ -306,10 +290,10 @@ function release(
   const { worker, reason } = command;
   if (state.released === true || state.runs === 0) return [];
   if (state.worker?.id !== worker.id) {
-    throw new ConcurrencyError(
+    throw new LeaseLostError(
       settings.streamId,
-      state.revision,
-      state.revision,
+      undefined,
+      undefined,
       `stream ${settings.streamId}: worker ${worker.id} cannot release the run, ${state.worker === undefined ? 'no worker' : `worker ${state.worker.id}`} took it`,
     );
   }

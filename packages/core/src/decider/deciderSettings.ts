@@ -21,8 +21,15 @@ export interface DeciderSettings {
   readonly limit?: number;
   readonly toolRetryLimit: number;
   readonly stopOnAssistant: boolean;
-  /** How long a run that another process started owns the stream after its last event (SPEC RES-3). */
+  /**
+   * How long a run's lease lasts after its claim, each append and each renewal, by the store's
+   * clock (SPEC RES-3, WRK-4).
+   */
   readonly runLeaseMs: number;
+  /** The registered agent name a run records in its `RunStarted` (SPEC WRK-9), if it has one. */
+  readonly agentName?: string;
+  /** The agent opted out of being continued by a worker after a decision (SPEC WRK-9). */
+  readonly continueAfterDecision?: false;
   /** The policy of every tool the agent has, by name. */
   readonly tools: ReadonlyMap<string, ToolPolicy>;
 }

@@ -32,7 +32,7 @@ function finishedBy(state: AgentState): 'requestedByTool' | 'agentFailed' | unde
 
 /**
  * The events that record a run's command (SPEC LOOP-2): `RunStarted` (naming the worker that
- * took the run, SPEC WRK-7), on the first run the system prompt, the query's text queued. A
+ * took the run, SPEC WRK-7, and the agent's registered name and continue policy, WRK-9), on the first run the system prompt, the query's text queued. A
  * requested run's text (SPEC WRK-1) is queued first: a bare `run()` records it as its input. A
  * bare `run()` with nothing to do is rejected (SPEC RES-4).
  */
@@ -66,6 +66,8 @@ export function runStart(
         mode,
         ...(recorded === undefined ? {} : { input: recorded }),
         ...(worker === undefined ? {} : { worker }),
+        ...(settings.agentName === undefined ? {} : { agent: settings.agentName }),
+        ...(settings.continueAfterDecision === false ? { continueAfterDecision: false } : {}),
       },
     },
   ];

@@ -24,7 +24,9 @@ export function workStatus(
     const waiting = unansweredCalls(state).filter((call) => call.status === 'waiting');
     const decided = waiting.every((call) => state.feedback[call.toolCall.id] !== undefined);
     if (waiting.length === 0) return 'idle';
-    return decided ? 'ready' : 'waiting';
+    if (!decided) return 'waiting';
+    // The agent opted out of being continued by a worker: its caller's run() continues it.
+    return state.continueAfterDecision === false ? 'idle' : 'ready';
   }
   return released && hasWork(state, settings) ? 'ready' : 'idle';
 }

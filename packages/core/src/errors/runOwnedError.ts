@@ -15,7 +15,9 @@ export class RunOwnedError extends AgentlogError<'runOwned'> {
     super(
       'runOwned',
       `stream ${streamId} has a live run owned by ${owner ?? 'another process'}` +
-        (leaseUntil === undefined ? '' : ` (its lease ends at ${leaseUntil} by the store's clock)`) +
+        (leaseUntil === undefined
+          ? ''
+          : ` (its lease ends at ${leaseUntil} by the store's clock)`) +
         '; the store refused the claim and nothing was written',
     );
     this.streamId = streamId;

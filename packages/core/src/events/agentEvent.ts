@@ -56,11 +56,19 @@ export interface WorkerIdentity {
 
 /**
  * The caller gave a command; every call of query/queryOnce/run/runOnce appends one. `worker`
- * names the worker that took the run (its claim, SPEC WRK-3, WRK-7), when a worker did.
+ * names the worker that took the run (its claim, SPEC WRK-3, WRK-7), when a worker did; `agent`
+ * the registered agent name the run runs under, and `continueAfterDecision: false` that its agent
+ * opted out of being continued by a worker after a decision (SPEC WRK-9), when it did.
  */
 export type RunStarted = DomainEvent<
   'RunStarted',
-  { readonly mode: RunMode; readonly input?: string; readonly worker?: WorkerIdentity }
+  {
+    readonly mode: RunMode;
+    readonly input?: string;
+    readonly worker?: WorkerIdentity;
+    readonly agent?: string;
+    readonly continueAfterDecision?: boolean;
+  }
 >;
 /**
  * Someone asked for a run of the registered agent `agent` (SPEC WRK-1, EVT-7); a worker that

@@ -80,8 +80,16 @@ export interface AgentState {
   readonly runApprovals?: { readonly [toolName: string]: RunApproval };
   /** The first stop requested since the last stop, not yet honoured (SPEC EVT-7, HITL-12). */
   readonly stopRequest?: StopRequest;
-  /** The registered agent name the stream runs under, from its last `RunRequested` (SPEC WRK-1). */
+  /**
+   * The registered agent name the stream runs under, from its last `RunRequested` or the last
+   * `RunStarted` that named one (SPEC WRK-1, WRK-9).
+   */
   readonly agent?: string;
+  /**
+   * The last run's agent opted out of being continued by a worker after a decision (SPEC WRK-9,
+   * `RunStarted.continueAfterDecision`): a decided stream waits for its caller's `run()`.
+   */
+  readonly continueAfterDecision?: false;
   /** A run requested and not yet started (SPEC WRK-1): the next run takes its input. */
   readonly runRequest?: RunRequest;
   /** The worker that took the current (or last) run, from its `RunStarted` (SPEC WRK-7). */

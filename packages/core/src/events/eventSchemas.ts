@@ -59,6 +59,8 @@ const checks = {
     mode: oneOf(RUN_MODES),
     input: optional(string),
     worker: optional(worker),
+    agent: optional(string),
+    continueAfterDecision: optional(boolean),
   }),
   RunRequested: object({ agent: string, input: optional(string), by: optional(string) }),
   RunReleased: object({ worker, reason: optional(string) }),

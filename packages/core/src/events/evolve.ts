@@ -42,6 +42,8 @@ function applyEvent(draft: StateDraft, event: AgentEvent): void {
       draft.runRequest = undefined;
       draft.worker = event.data.worker;
       draft.released = false;
+      if (event.data.agent !== undefined) draft.agent = event.data.agent;
+      draft.continueAfterDecision = event.data.continueAfterDecision !== false;
       if (draft.runApprovals !== undefined)
         draft.runApprovals = startRunApprovals(draft.runApprovals);
       return;

@@ -42,6 +42,8 @@ export interface StateDraft {
   stopRequest: AgentState['stopRequest'];
   runApprovals: AgentState['runApprovals'];
   agent: string | undefined;
+  /** False when the last run's agent opted out of being continued after a decision. */
+  continueAfterDecision: boolean;
   runRequest: AgentState['runRequest'];
   worker: AgentState['worker'];
   released: boolean;
@@ -93,6 +95,7 @@ export function emptyDraft(): StateDraft {
     stopRequest: undefined,
     runApprovals: undefined,
     agent: undefined,
+    continueAfterDecision: true,
     runRequest: undefined,
     worker: undefined,
     released: false,
@@ -146,6 +149,7 @@ function copyDraft(draft: Readonly<StateDraft>): StateDraft {
     stopRequest: draft.stopRequest,
     runApprovals: draft.runApprovals,
     agent: draft.agent,
+    continueAfterDecision: draft.continueAfterDecision,
     runRequest: draft.runRequest,
     worker: draft.worker,
     released: draft.released,
@@ -193,6 +197,7 @@ export function publish(draft: StateDraft): AgentState {
   if (draft.stopRequest !== undefined) state.stopRequest = draft.stopRequest;
   if (draft.runApprovals !== undefined) state.runApprovals = draft.runApprovals;
   if (draft.agent !== undefined) state.agent = draft.agent;
+  if (!draft.continueAfterDecision) state.continueAfterDecision = false;
   if (draft.runRequest !== undefined) state.runRequest = draft.runRequest;
   if (draft.worker !== undefined) state.worker = draft.worker;
   if (draft.released) state.released = true;
@@ -310,6 +315,7 @@ function fromPlainState(state: AgentState): StateDraft {
     stopRequest: state.stopRequest,
     runApprovals: state.runApprovals,
     agent: state.agent,
+    continueAfterDecision: state.continueAfterDecision !== false,
     runRequest: state.runRequest,
     worker: state.worker,
     released: state.released === true,

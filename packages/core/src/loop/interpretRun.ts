@@ -10,6 +10,8 @@ import {
   type RunCursor,
 } from '../decider/runCursor.js';
 import { ConcurrencyError } from '../errors/concurrencyError.js';
+import { isLeaseLost, isRunOwned } from '../errors/fenceErrors.js';
+import { claimRun } from './claimRun.js';
 import { describeThrown } from '../errors/toolError.js';
 import type { RunMode } from '../events/agentEvent.js';
 import { askModel } from './askModel.js';
@@ -20,7 +22,7 @@ import { takeRecordedInputs } from './takeRecordedInputs.js';
 import { throwIfAborted } from './runAborted.js';
 import { unreachable } from '../support/unreachable.js';
 import type { RunScope } from './runScope.js';
-import type { RunOptions } from '../api/runOptions.js';
+import type { RunChannel, RunOptions } from '../api/runOptions.js';
 
 /**
  * The one interpreter of a run: it asks the decider what happens next, performs that effect
@@ -34,33 +36,29 @@ export async function interpretRun(
   mode: RunMode,
   input?: string,
   options: RunOptions = {},
+  channel: RunChannel = {},
 ): Promise<void> {
   const { writer, settings, config } = scope;
-  const { signal } = options;
   // Already aborted: nothing starts and nothing is written (SPEC LOOP-10).
-  throwIfAborted(signal, 'before it started, and nothing was written');
-  const { worker } = options;
+  throwIfAborted(options.signal, 'before it started, and nothing was written');
+  const { worker } = channel;
   const command = {
     mode,
     ...(input === undefined ? {} : { input }),
     ...(worker === undefined ? {} : { worker }),
   };
-  // A rejected start (nothing to run, a foreign run's lease) appends nothing.
+  // A rejected start (nothing to run) appends nothing. Whether another process's run is live is
+  // judged by the store, when the run's first append claims the stream (SPEC WRK-4).
   decideCommand(
     writer.state,
     settings,
     { kind: 'startRun', ...command },
-    // A run this writer started and could not end (a store outage) is its own, not a foreign one.
-    {
-      clock: config.clock,
-      ownRun: writer.ownsCurrentRun(),
-      ...(options.leaseLapsed === true ? { leaseLapsed: true } : {}),
-    },
+    { ownRun: writer.ownsCurrentRun() },
   );
-  scope.options = options;
-  // A signal aborted with a ConcurrencyError says the run's lease is lost (SPEC WRK-4): from then
-  // on nothing of this run is appended, not even its stop.
-  writer.guard = () => leaseLost(signal);
+  const lease = claimRun(scope, worker?.id ?? scope.owner, options.signal);
+  scope.options = lease.signal === undefined ? options : { ...options, signal: lease.signal };
+  scope.channel = channel;
+  const { signal } = scope.options;
   let cursor: RunCursor = startCursor(command);
   try {
     for (;;) {
@@ -118,18 +116,21 @@ export async function interpretRun(
       }
     }
   } catch (error) {
+    // The run lost the stream, or never got it: nothing more of it is appended, not even its stop.
+    const fenced = writer.lost ?? (isLeaseLost(error) || isRunOwned(error) ? error : undefined);
+    if (fenced !== undefined) {
+      writer.discardDeferred();
+      await writer.catchUp().catch(() => undefined);
+      throw fenced;
+    }
     await endWithError(scope, cursor, error);
     throw error;
   } finally {
+    lease.stop();
+    writer.endRun();
     scope.options = {};
-    writer.guard = undefined;
+    scope.channel = {};
   }
-}
-
-/** The reason of a signal aborted because the run's lease was lost, if it was. */
-function leaseLost(signal: AbortSignal | undefined): ConcurrencyError | undefined {
-  const reason: unknown = signal?.aborted === true ? signal.reason : undefined;
-  return reason instanceof ConcurrencyError ? reason : undefined;
 }
 
 async function endWithError(scope: RunScope, cursor: RunCursor, error: unknown): Promise<void> {

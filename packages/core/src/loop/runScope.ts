@@ -1,7 +1,7 @@
 import type { AgentOptions } from '../api/agentOptions.js';
 import type { DeciderSettings } from '../decider/deciderSettings.js';
 import type { AgentHandle } from '../api/agentHandle.js';
-import type { RunOptions, ToolRunner } from '../api/runOptions.js';
+import type { RunChannel, RunOptions, ToolRunner } from '../api/runOptions.js';
 import type { RequestFingerprinter } from '../events/requestFingerprint.js';
 import type { StreamWriter } from '../writer/streamWriter.js';
 
@@ -15,6 +15,13 @@ export interface RunScope {
   /** What hooks receive of the agent. */
   readonly agent: AgentHandle;
   readonly runTool: ToolRunner;
-  /** The options of the run in progress. */
+  /**
+   * Who claims a run of this agent that no worker took (SPEC WRK-4): unique to this agent object,
+   * so its own run cut off by a store outage is its own to claim again (RES-4).
+   */
+  readonly owner: string;
+  /** The options of the run in progress (its signal: the caller's, or its lease lost). */
   options: RunOptions;
+  /** What the worker or a replay gave the run in progress, beside its options. */
+  channel: RunChannel;
 }

@@ -8,7 +8,7 @@ import type { InputMoment } from '../api/runOptions.js';
  * the store, and its own caller's through the agent.
  */
 export function takeRecordedInputs(scope: RunScope, moment: InputMoment): void {
-  const inputs = scope.options.recordedInputs;
+  const inputs = scope.channel.recordedInputs;
   if (inputs === undefined) return;
   const due = inputs(scope.writer.state.revision + 1, moment);
   if (due.length > 0) scope.writer.defer(due);

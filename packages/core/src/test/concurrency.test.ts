@@ -69,7 +69,7 @@ async function ownerMidRun() {
 }
 
 describe('two writers on one stream', () => {
-  it('RES-3 two agents that resume the same waiting stream at once: one wins, the other gets ConcurrencyError and appends nothing', async () => {
+  it('RES-3 WRK-4 two agents that resume the same waiting stream at once: one wins, the store refuses the other (runOwned) and it appends nothing', async () => {
     const store = createInMemoryEventStore();
     const runs: string[] = [];
     const first = await build(store, 'setup', [deployCall()], runs);
@@ -83,7 +83,7 @@ describe('two writers on one stream', () => {
     const rejected = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect(rejected).toHaveLength(1);
-    expect(rejected[0]?.reason).toMatchObject({ code: 'concurrency', streamId: 'shared' });
+    expect(rejected[0]?.reason).toMatchObject({ code: 'runOwned', streamId: 'shared' });
     expect(runs).toEqual(['shared']);
     const loser = results[0]?.status === 'rejected' ? 'a' : 'b';
     const stream = await store.readStream('shared');
@@ -91,15 +91,15 @@ describe('two writers on one stream', () => {
     expect(stream.filter((e) => e.type === 'ToolCallCompleted')).toHaveLength(1);
   });
 
-  it('RES-3 a run in progress in another process owns the stream until its lease runs out', async () => {
+  it('RES-3 WRK-4 a run in progress in another process owns the stream until its lease runs out by the store clock', async () => {
     const { store, runs, slow, owner, running } = await ownerMidRun();
     expect(runs).toEqual(['shared']);
 
     const intruder = await build(store, 'intruder', [], runs);
     const before = (await store.readStream('shared')).length;
     const error = await rejection(intruder.run());
-    expect(error).toMatchObject({ code: 'concurrency' });
-    expect(error.message).toMatch(/has a run in progress in another process/);
+    expect(error).toMatchObject({ code: 'runOwned', streamId: 'shared' });
+    expect(error.message).toMatch(/has a live run owned by .*the store refused the claim/);
     expect(await store.readStream('shared')).toHaveLength(before);
 
     slow.open();
@@ -108,8 +108,9 @@ describe('two writers on one stream', () => {
     expect(runs).toEqual(['shared']);
   });
 
-  it('RES-3 TOOL-7 past the lease a run that stopped appending counts as crashed and may be resumed', async () => {
-    const store = createInMemoryEventStore();
+  it('RES-3 TOOL-7 WRK-4 past the lease by the store clock a run that stopped appending counts as crashed and may be resumed', async () => {
+    let offsetMs = 0;
+    const store = createInMemoryEventStore({ clock: () => new Date(Date.now() + offsetMs) });
     const runs: string[] = [];
     const never = new Promise<void>(() => undefined);
     const crashed = await Agent.builder()
@@ -123,8 +124,10 @@ describe('two writers on one stream', () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(crashed.state().toolCalls.d1?.status).toBe('started');
 
-    const later = () => new Date(Date.now() + 10 * 60_000);
-    const rescuer = await build(store, 'rescuer', [textResponse('done')], runs, { now: later });
+    const rescuer = await build(store, 'rescuer', [textResponse('done')], runs);
+    // Live by the store's clock: refused, whatever the rescuer's own clock says.
+    await expect(rescuer.run()).rejects.toMatchObject({ code: 'runOwned' });
+    offsetMs = 10 * 60_000;
     await expect(rescuer.run()).rejects.toMatchObject({ code: 'unfulfilledToolCalls' });
     expect(rescuer.pendingFeedback()).toMatchObject([{ toolCall: { id: 'd1' }, ambiguous: true }]);
   });
@@ -237,7 +240,7 @@ describe('two writers on one stream', () => {
     const { store, runs, slow, owner, running } = await ownerMidRun();
     const other = await build(store, 'other', [], runs);
     await other.stop('halt');
-    await expect(other.addSummary('s')).rejects.toMatchObject({ code: 'concurrency' });
+    await expect(other.addSummary('s')).rejects.toMatchObject({ code: 'alreadyRunning' });
     slow.open();
     await running;
     // The run finished its step, then honoured the request instead of asking the model again.

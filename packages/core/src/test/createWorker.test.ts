@@ -3,7 +3,9 @@ import { recordDecision } from '../commands/recordDecision.js';
 import { requestRun } from '../commands/requestRun.js';
 import { requestStop } from '../commands/requestStop.js';
 import type { AgentBuilder } from '../agent/agentBuilder.js';
-import { ConcurrencyError } from '../errors/concurrencyError.js';
+import { LeaseLostError } from '../errors/leaseLostError.js';
+import { RunOwnedError } from '../errors/runOwnedError.js';
+import { runWithChannel } from '../api/runOptions.js';
 import { ToolFeedback } from '../messages/toolFeedback.js';
 import type { EventStore, StreamEvent } from '../ports/eventStore.js';
 import { createInMemoryEventStore } from '../store/inMemoryEventStore.js';
@@ -63,7 +65,7 @@ describe('workers (SPEC WRK)', () => {
     expect(await types(store, 'job')).toEqual(['RunRequested']);
   }, 30_000);
 
-  it('WRK-2 WRK-7 a worker takes a requested run, records who took it, and touches no stream that needs nothing', async () => {
+  it('WRK-2 WRK-7 WRK-9 a worker takes a requested run, records who took it, touches no stream that needs nothing, and reports once the one it cannot serve', async () => {
     const { store, polls } = workStore();
     const model = answers([textResponse('drafted'), textResponse('other done')]);
     // A finished stream of the same agent, and a requested one of an agent this worker lacks.
@@ -82,6 +84,7 @@ describe('workers (SPEC WRK)', () => {
       mode: 'run',
       input: 'draft it',
       worker: { id: 'w1', host: 'host-w1', pid: process.pid },
+      agent: 'writer',
     });
     expect(await types(store, 'job')).toEqual([
       'RunRequested',
@@ -95,7 +98,10 @@ describe('workers (SPEC WRK)', () => {
     expect(model.calls()).toBe(2);
     expect((await store.readStream('done')).length).toBe((await finished.refresh()).revision + 1);
     expect(await types(store, 'foreign')).toEqual(['RunRequested']);
-    expect(worker.warnings).toEqual([]);
+    // The stream it cannot serve is reported once, not per poll (SPEC WRK-9).
+    expect(worker.warnings).toEqual([
+      "stream foreign needs a worker for agent translator, which this worker's agents module does not have",
+    ]);
   }, 30_000);
 
   it('WRK-2 a run stopped for approval is continued by a worker once the decision is recorded', async () => {
@@ -128,7 +134,7 @@ describe('workers (SPEC WRK)', () => {
     expect(inner.invocations()).toBe(1);
   }, 30_000);
 
-  it('WRK-2 an agent that opted out of continuing after a decision is not continued, and not rebuilt every poll', async () => {
+  it('WRK-2 WRK-9 an agent that opted out of continuing after a decision records it, so the index never lists the decided stream and no worker rebuilds it', async () => {
     const { store, polls } = workStore();
     const deploy = approvalRequired(waitingTool(Promise.resolve()));
     const model = answers([toolCallResponse([{ name: 'work', args: {}, id: 'd1' }])]);
@@ -144,8 +150,11 @@ describe('workers (SPEC WRK)', () => {
     const seen = polls();
     await waitFor(() => polls() >= seen + 5, 'five more polls');
     await worker.stop();
-    expect(await eventsOf(store, 'job', 'RunStarted')).toHaveLength(1);
-    expect(builds).toBe(2); // the requested run, and one look at the decided stream
+    const starts = await eventsOf(store, 'job', 'RunStarted');
+    expect(starts).toHaveLength(1);
+    expect(starts[0]?.data).toMatchObject({ agent: 'deployer', continueAfterDecision: false });
+    expect((await store.work?.workOf(['job']))?.get('job')?.status).toBe('idle');
+    expect(builds).toBe(1); // the requested run only: the index knows the decided stream is not a worker's
   }, 30_000);
 
   it("WRK-2 WRK-4 a run whose lease lapsed by the store's clock is resumed, whatever the worker's clock says", async () => {
@@ -156,7 +165,14 @@ describe('workers (SPEC WRK)', () => {
     await requestRun(store, { streamId: 'job', agent: 'runner', input: 'go' });
     // A worker that hangs in its tool, as if its process froze: its lease runs out.
     const frozen = await builderOf(model, [work])('job').store(store).streamId('job').build();
-    const frozenRun = frozen.run({ worker: { id: 'dead', host: 'h0', pid: 1 } });
+    const frozenRun = frozen[runWithChannel](
+      'run',
+      undefined,
+      {},
+      {
+        worker: { id: 'dead', host: 'h0', pid: 1 },
+      },
+    );
     await waitFor(
       async () => (await eventsOf(store, 'job', 'ToolCallStarted')).length === 1,
       'the tool to start',
@@ -181,7 +197,8 @@ describe('workers (SPEC WRK)', () => {
     );
     await worker.stop();
     stuck.open();
-    await expect(frozenRun).rejects.toBeInstanceOf(ConcurrencyError);
+    // The frozen run's tool returns after another claimed the run: the store refuses its append.
+    await expect(frozenRun).rejects.toBeInstanceOf(LeaseLostError);
     const runs = await eventsOf(store, 'job', 'RunStarted');
     expect(runs.at(-1)?.data).toMatchObject({ worker: { id: 'w2' } });
     expect(work.invocations()).toBe(2);
@@ -202,11 +219,14 @@ describe('workers (SPEC WRK)', () => {
       ),
     );
     const results = await Promise.allSettled(
-      agents.map(({ agent, n }) => agent.run({ worker: { id: `w${n}`, host: 'h', pid: n } })),
+      agents.map(({ agent, n }) =>
+        agent[runWithChannel]('run', undefined, {}, { worker: { id: `w${n}`, host: 'h', pid: n } }),
+      ),
     );
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
     for (const result of results) {
-      if (result.status === 'rejected') expect(result.reason).toBeInstanceOf(ConcurrencyError);
+      // The store refused their claims: the winner's lease is live (SPEC WRK-4).
+      if (result.status === 'rejected') expect(result.reason).toBeInstanceOf(RunOwnedError);
     }
     expect(await eventsOf(store, 'job', 'RunStarted')).toHaveLength(1);
     expect(model.calls()).toBe(1);
@@ -337,11 +357,11 @@ describe('workers (SPEC WRK)', () => {
     await waitFor(stopped(store, 'job'), 'the other worker to finish the run');
     pauseRenewals(false);
     // The holder learns at its next renewal that the run is not its own any more.
-    await waitFor(() => work.abortedWith() instanceof ConcurrencyError, 'the holder to abort');
+    await waitFor(() => work.abortedWith() instanceof LeaseLostError, 'the holder to abort');
     const before = (await store.readStream('job')).length;
     long.open();
     await Promise.all([holder.stop(), taker.stop()]);
-    expect(holder.warnings.join('\n')).toContain("worker w1 lost the run's lease");
+    expect(holder.warnings.join('\n')).toContain("w1 lost the run's lease");
     expect((await store.readStream('job')).length).toBe(before);
     expect(await eventsOf(store, 'job', 'ToolCallCompleted')).toHaveLength(1);
     expect((await eventsOf(store, 'job', 'RunStarted')).map((e) => e.data)).toMatchObject([
@@ -392,11 +412,11 @@ describe('workers (SPEC WRK)', () => {
     expect(await lastAnswer(store, 'job')).toBe('continued');
   }, 30_000);
 
-  it('a store without a work index is refused, naming the store', async () => {
+  it('a store without a work index is refused at once, naming the store', () => {
     const inner = createInMemoryEventStore();
     const { work: _work, ...bare } = inner;
     const store: EventStore = { ...bare, label: 'KurrentDB esdb://localhost' };
-    await expect(createWorker({ store, agents: {} })).rejects.toThrow(
+    expect(() => createWorker({ store, agents: {} })).toThrow(
       /KurrentDB esdb:\/\/localhost keeps no work index/,
     );
   }, 30_000);

@@ -341,16 +341,21 @@ describe('the decider', () => {
       });
   });
 
-  it('RES-3 a run another process works on owns the stream until its lease runs out', () => {
+  it('WRK-4 the decider judges no clock: a start over a run in progress is recorded and the store judges its claim', () => {
     const live = [...runStarted];
-    spec({ clock: () => new Date('2026-01-01T00:00:10.000Z') })
+    // The decider takes no clock at all: the store decides who owns the run, on its clock.
+    spec()
       .given(live)
       .when({ kind: 'startRun', mode: 'run' })
-      .thenThrows('concurrency', 'has a run in progress in another process');
-    spec({ clock: () => new Date('2026-01-01T01:00:00.000Z') })
+      .then([{ type: 'RunStarted' }]);
+    spec()
       .given([...live, ...answered([], 'hi')])
       .when({ kind: 'startRun', mode: 'query', input: 'again' })
       .then([{ type: 'RunStarted' }, { type: 'UserMessageQueued' }]);
+    spec()
+      .given(live)
+      .when({ kind: 'addSummary', text: 'short' })
+      .thenThrows('alreadyRunning', 'has a run in progress in another process');
   });
 
   it('HITL-3 a decision is accepted only for a call that waits, once', () => {

@@ -578,7 +578,9 @@ describe('ambiguous calls after a crash', () => {
 
 describe('an approved call that crashed mid-run', () => {
   it('TOOL-7 HITL-1 asks whether to run it again, sets the old approval aside, and runs once on a new approval', async () => {
-    const store = createInMemoryEventStore();
+    // The store's clock judges the crashed run's lease (SPEC WRK-4): it is moved past it below.
+    let offsetMs = 0;
+    const store = createInMemoryEventStore({ clock: () => new Date(Date.now() + offsetMs) });
     const runs: string[] = [];
     const hang = new Promise<void>(() => undefined);
     const charge = (wait?: Promise<void>) =>
@@ -617,6 +619,7 @@ describe('an approved call that crashed mid-run', () => {
       .streamId('pay')
       .ids(counterIds('after'))
       .build();
+    offsetMs = 10 * 60_000;
     await expect(after.run()).rejects.toMatchObject({ code: 'unfulfilledToolCalls' });
     expect(after.stopReason()).toMatchObject({
       kind: 'feedbackRequired',

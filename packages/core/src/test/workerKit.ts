@@ -156,7 +156,7 @@ export function startWorker(options: Omit<WorkerOptions, 'signal'>): {
 } {
   const controller = new AbortController();
   const warnings: string[] = [];
-  const done = createWorker({
+  const { done } = createWorker({
     pollMs: 20,
     host: `host-${options.id ?? 'w'}`,
     logger: { warn: (message) => warnings.push(message) },

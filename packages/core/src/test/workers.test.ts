@@ -96,7 +96,7 @@ describe('workers', () => {
     // The stream says running and its last event is fresh: another agent must wait for the lease,
     // but this one started the run and resumes it now.
     const other = await worker(store, 'w2', []).built;
-    await expect(other.run()).rejects.toMatchObject({ code: 'concurrency' });
+    await expect(other.run()).rejects.toMatchObject({ code: 'runOwned' });
     await agent.run();
     expect(agent.stopReason()?.kind).toBe('requestedByTool');
   });
@@ -121,7 +121,7 @@ describe('workers', () => {
     const running = owner.query('go');
     await new Promise((resolve) => setTimeout(resolve, 10));
     const second = await worker(store, 'w2', []).built;
-    await expect(second.run()).rejects.toMatchObject({ code: 'concurrency' });
+    await expect(second.run()).rejects.toMatchObject({ code: 'runOwned' });
     await expect(
       second.context().feedbackReceived({ id: 'd1', name: 'deploy' }, ToolFeedback.approved()),
     ).rejects.toMatchObject({ code: 'invalidFeedback' });

@@ -36,8 +36,6 @@ export type ExpectedEvent = {
 export interface SpecSettings extends Partial<Omit<DeciderSettings, 'tools'>> {
   /** Tool policies by name; default: only `stop`. */
   readonly tools?: Readonly<Record<string, Partial<ToolPolicy>>>;
-  /** The clock commands see; default: a fixed clock at 2026-01-01. */
-  readonly clock?: () => Date;
 }
 
 /** The checks of a spec's outcome. */
@@ -70,7 +68,6 @@ export interface NextThen {
 export const DeciderSpec = {
   for(specSettings: SpecSettings = {}) {
     const settings = settingsOf(specSettings);
-    const clock = specSettings.clock ?? fixedClock();
     return {
       given(events: readonly PendingEvent[]) {
         const state = stateOf(events);
@@ -83,7 +80,7 @@ export const DeciderSpec = {
           ): DeciderThen {
             const decide = (): readonly PendingEvent[] =>
               isCommand(input)
-                ? decideCommand(state, settings, input, { clock, ownRun: false })
+                ? decideCommand(state, settings, input, { ownRun: false })
                 : recordOutcome(state, settings, cursor, input).events;
             return thenOf(decide);
           },

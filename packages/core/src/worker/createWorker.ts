@@ -1,17 +1,19 @@
 import { hostname } from 'node:os';
+import { Subject, type Observable } from 'rxjs';
 import { AgentError } from '../errors/agentError.js';
-import { isAgentlogError } from '../errors/agentlogError.js';
-import { ConcurrencyError } from '../errors/concurrencyError.js';
 import { describeThrown } from '../errors/toolError.js';
 import type { WorkerIdentity } from '../events/agentEvent.js';
 import type { Logger } from '../api/hooks.js';
 import type { EventStore } from '../ports/eventStore.js';
-import type { WorkIndex, WorkItem } from '../ports/workIndex.js';
+import type { WorkIndex } from '../ports/workIndex.js';
 import { uuidV7 } from '../support/uuidV7.js';
-import { keepLease } from './keepLease.js';
-import type { WorkerAgent, WorkerAgents } from './workerAgent.js';
+import { reportActivity } from './reportActivity.js';
+import { shutDownSlots } from './shutDownSlots.js';
+import type { WorkerActivity } from './workerActivity.js';
+import type { WorkerAgents } from './workerAgent.js';
+import { startSlot, type WorkerSlot } from './workerSlot.js';
 
-/** What a worker is given (SPEC WRK-1 … WRK-7). */
+/** What a worker is given (SPEC WRK-1 … WRK-9). */
 export interface WorkerOptions {
   /** The store; it must keep a work index (`store.work`). */
   readonly store: EventStore;
@@ -23,45 +25,52 @@ export interface WorkerOptions {
   readonly id?: string;
   /** The host it names. Default: the OS host name. */
   readonly host?: string;
-  /** Aborting it shuts the worker down gracefully (SPEC WRK-5). */
+  /** Aborting it shuts the worker down gracefully (SPEC WRK-5), as `stop()` does. */
   readonly signal?: AbortSignal;
-  /** Where it reports runs that failed and leases it lost. Default: `console.warn`. */
+  /** Where it reports failed runs, lost leases and work it cannot serve. Default: `console.warn`. */
   readonly logger?: Logger;
-  /** How long running steps may take to finish once the signal aborted. Default 30 s. */
+  /** How long running steps may take to finish once it is told to stop. Default 30 s. */
   readonly graceMs?: number;
   /** How long it waits for work between two looks at the index, at most. Default 1 s. */
   readonly pollMs?: number;
-  /** At most this many running streams of an agent name, across all workers. */
+  /** At most this many running streams of an agent name, counted across all workers. */
   readonly caps?: Readonly<Record<string, number>>;
 }
 
-/** One run the worker holds. */
-interface Slot {
-  readonly agent: WorkerAgent;
-  readonly controller: AbortController;
+/**
+ * A running worker (SPEC WRK-5): what it holds, what it does, and how to stop it. Awaiting it
+ * waits until it stopped, so `await createWorker({ signal })` runs a worker until `signal` aborts.
+ */
+export interface Worker extends PromiseLike<void> {
+  /** Who it is, as its runs record it (SPEC WRK-7). */
+  readonly identity: WorkerIdentity;
+  /** The streams whose runs it holds now. */
+  runs(): string[];
+  /** Each claim, release, wait for a person, loss and failure, as it happens. */
+  readonly activity$: Observable<WorkerActivity>;
+  /**
+   * Claims nothing more, lets its runs finish for `graceMs`, aborts and releases the rest,
+   * retires; resolves when that is done (SPEC WRK-5).
+   */
+  stop(): Promise<void>;
+  /** Settles once the worker stopped. */
   readonly done: Promise<void>;
-  /** The worker aborted it to shut down: it did not end on its own. */
-  shutDown: boolean;
-  /** Its lease was lost, or another worker took the run: it is not this worker's to release. */
-  lost: boolean;
 }
 
-const consoleLogger: Logger = {
-  warn: (message, details) => console.warn(`[agentlog worker] ${message}`, details ?? ''),
-};
+/** How often a worker looks for work that none of its agent names can take (SPEC WRK-9). */
+const UNSERVED_EVERY_MS = 30_000;
 
 /**
- * Runs the registered agents' work from the store's work index (SPEC WRK-1 … WRK-7) until
- * `signal` aborts. It takes a requested run, a run whose every waiting call holds a decision, and
- * a run whose lease lapsed by the store's clock, by appending at the expected revision: of workers
- * racing for one run exactly one advances it (a `ConcurrencyError` tells the others to move on).
- * It renews each run's lease while the run works and aborts a run whose lease it lost. On abort it
- * claims nothing more, lets running runs finish for `graceMs`, aborts the rest, records
- * `RunReleased` for each so another worker continues it at once, and retires; then the promise
- * resolves. A store without a work index is refused.
+ * Starts a worker on the store's work index (SPEC WRK-1 … WRK-9). It takes a requested run, a
+ * run whose every waiting call holds a decision, and a run whose lease lapsed by the store's
+ * clock; each run's first append claims the stream, and the store refuses the claim while
+ * another process holds a live lease (WRK-4), so of workers racing for one run exactly one takes
+ * it. Runs renew their own lease. Told to stop, it claims nothing more, lets running runs finish
+ * for `graceMs`, aborts the rest, records `RunReleased` for each so another worker continues it
+ * at once, and retires. A store without a work index is refused.
  */
-export async function createWorker(options: WorkerOptions): Promise<void> {
-  const { store, agents, signal, caps } = options;
+export function createWorker(options: WorkerOptions): Worker {
+  const { store, agents, caps } = options;
   const work = store.work;
   if (work === undefined) {
     throw new AgentError(
@@ -77,127 +86,153 @@ export async function createWorker(options: WorkerOptions): Promise<void> {
     );
   }
   const host = options.host ?? hostname();
-  const worker: WorkerIdentity = {
+  const identity: WorkerIdentity = {
     id: options.id ?? `${host}-${process.pid}-${uuidV7().slice(-8)}`,
     host,
     pid: process.pid,
   };
-  const logger = options.logger ?? consoleLogger;
-  const graceMs = options.graceMs ?? 30_000;
-  const pollMs = options.pollMs ?? 1_000;
-  const names = Object.keys(agents);
-  const slots = new Map<string, Slot>();
-  /** Decided streams whose agent opted out of being continued, at the revision it was seen. */
-  const optedOut = new Map<string, number>();
-  let wake = new AbortController();
-
-  const heartbeat = (): Promise<void> => work.heartbeat({ ...worker, runs: [...slots.keys()] });
-
-  const start = async (item: WorkItem): Promise<void> => {
-    const make = item.agent === undefined ? undefined : agents[item.agent];
-    if (make === undefined) return;
-    if (item.reason === 'ready' && optedOut.has(item.streamId)) {
-      const [last] = await store.readStream(item.streamId, { direction: 'backwards', maxCount: 1 });
-      if (last?.metadata.revision === optedOut.get(item.streamId)) return;
-      optedOut.delete(item.streamId);
-    }
-    const agent = await make(item.streamId).store(store).streamId(item.streamId).build();
-    if (item.reason === 'ready' && !agent.continuesAfterDecision) {
-      optedOut.set(item.streamId, agent.state().revision);
-      return;
-    }
-    if (slots.has(item.streamId)) return;
-    const controller = new AbortController();
-    const lease = keepLease(work, item.streamId, worker.id, agent.runLeaseMs, controller);
-    const claim = agent.events$.subscribe((event) => {
-      if (event.type === 'RunStarted' && event.data.worker?.id === worker.id) lease.claimed();
-    });
-    const slot: Slot = {
-      agent,
-      controller,
-      shutDown: false,
-      lost: false,
-      done: agent
-        .run({
-          worker,
-          signal: controller.signal,
-          ...(item.reason === 'leaseLapsed' ? { leaseLapsed: true } : {}),
-        })
-        .catch((error: unknown) => {
-          if (
-            error instanceof ConcurrencyError ||
-            controller.signal.reason instanceof ConcurrencyError
-          ) {
-            // Another worker won the race for the run, or took it over (SPEC WRK-3, WRK-4).
-            slot.lost = true;
-            if (controller.signal.reason instanceof ConcurrencyError)
-              logger.warn(describeThrown(controller.signal.reason), { streamId: item.streamId });
-            return;
-          }
-          if (isAgentlogError(error) && error.code === 'nothingToRun') return;
-          if (slot.shutDown) return;
-          logger.warn(`the run of stream ${item.streamId} failed: ${describeThrown(error)}`, {
-            streamId: item.streamId,
-            worker: worker.id,
-          });
-        })
-        .finally(() => {
-          lease.stop();
-          claim.unsubscribe();
-          slots.delete(item.streamId);
-          wake.abort();
-        }),
-    };
-    slots.set(item.streamId, slot);
+  const stopping = new AbortController();
+  if (options.signal?.aborted === true) stopping.abort();
+  options.signal?.addEventListener('abort', () => stopping.abort(), { once: true });
+  const slots = new Map<string, WorkerSlot>();
+  const activity = new Subject<WorkerActivity>();
+  reportActivity(activity, options.logger, identity.id);
+  const done = runWorker({
+    work,
+    store,
+    agents,
+    caps,
+    identity,
+    concurrency,
+    slots,
+    activity,
+    stopping: stopping.signal,
+    graceMs: options.graceMs ?? 30_000,
+    pollMs: options.pollMs ?? 1_000,
+  }).finally(() => activity.complete());
+  return {
+    identity,
+    runs: () => [...slots.keys()],
+    activity$: activity.asObservable(),
+    stop: () => {
+      stopping.abort();
+      return done;
+    },
+    done,
+    // Awaiting the handle awaits the worker: `await createWorker({ signal })` keeps working.
+    then: (onFulfilled, onRejected) => done.then(onFulfilled, onRejected),
   };
+}
 
-  const release = async (streamId: string, slot: Slot): Promise<void> => {
-    if (slot.lost || !slot.shutDown) return;
-    try {
-      await slot.agent.releaseRun(worker, { reason: 'the worker shut down' });
-    } catch (error) {
-      logger.warn(`could not release the run of stream ${streamId}: ${describeThrown(error)}`, {
-        streamId,
-        worker: worker.id,
-      });
-    }
-  };
+/** What the worker's loop works with. */
+interface WorkerLoop {
+  readonly work: WorkIndex;
+  readonly store: EventStore;
+  readonly agents: WorkerAgents;
+  readonly caps: Readonly<Record<string, number>> | undefined;
+  readonly identity: WorkerIdentity;
+  readonly concurrency: number;
+  readonly slots: Map<string, WorkerSlot>;
+  readonly activity: Subject<WorkerActivity>;
+  readonly stopping: AbortSignal;
+  readonly graceMs: number;
+  readonly pollMs: number;
+}
 
-  const stopping = (): boolean => signal?.aborted === true;
+async function runWorker(loop: WorkerLoop): Promise<void> {
+  const { work, identity, slots, stopping, pollMs } = loop;
+  const names = Object.keys(loop.agents);
+  const heartbeat = (): Promise<void> =>
+    work.heartbeat({ ...identity, runs: [...slots.keys()], agents: names });
+  const unserved = new Set<string>();
+  let lookedForUnserved = -Infinity;
   // Polls back off while nothing is found or the store cannot be reached, from pollMs up to
   // 8 × pollMs; a store that wakes its waiters (PostgreSQL's NOTIFY, SQLite's data_version)
-  // ends a wait at once, so the back-off costs no latency when work appears.
+  // ends a wait at once, and a run that ends ends it too.
   let wait = pollMs;
   await heartbeat();
-  while (!stopping()) {
-    wake = new AbortController();
-    const onAbort = (): void => wake.abort();
-    signal?.addEventListener('abort', onAbort, { once: true });
+  while (!stopping.aborted) {
+    const wake = new AbortController();
+    const onStop = (): void => wake.abort();
+    stopping.addEventListener('abort', onStop, { once: true });
     try {
-      const started = await findAndStart(
-        work,
-        slots,
-        optedOut,
-        concurrency,
-        names,
-        caps,
-        start,
-        logger,
-      );
+      const started = await findAndStart(loop, names, () => wake.abort());
       wait = started > 0 ? pollMs : Math.min(wait * 2, pollMs * 8);
+      if (performance.now() - lookedForUnserved >= UNSERVED_EVERY_MS) {
+        lookedForUnserved = performance.now();
+        await reportUnserved(loop, names, unserved);
+      }
       await heartbeat();
-      if (!stopping()) await work.waitForWork(wait, wake.signal);
+      if (!stopping.aborted) await work.waitForWork(wait, wake.signal);
     } catch (error) {
-      logger.warn(`the worker could not reach the store: ${describeThrown(error)}`, {
-        worker: worker.id,
+      loop.activity.next({
+        kind: 'storeFailed',
+        message: `the worker could not reach the store: ${describeThrown(error)}`,
       });
       wait = Math.min(wait * 2, pollMs * 8);
-      if (!stopping()) await sleep(wait, wake.signal);
+      if (!stopping.aborted) await sleep(wait, wake.signal);
+    } finally {
+      stopping.removeEventListener('abort', onStop);
     }
-    signal?.removeEventListener('abort', onAbort);
   }
-  await shutDown(slots, graceMs, release);
-  await work.retire(worker.id).catch(() => undefined);
+  await shutDownSlots(slots, loop.graceMs, identity, loop.activity);
+  await work.retire(identity.id).catch(() => undefined);
+}
+
+/** Looks for as much work as the free slots take, and starts each item (SPEC WRK-2). */
+async function findAndStart(loop: WorkerLoop, names: readonly string[], wake: () => void) {
+  const { work, slots, concurrency, caps } = loop;
+  const free = concurrency - slots.size;
+  // A worker whose slots are full polls at its pace: the runs it holds are its work.
+  if (free <= 0) return 1;
+  let started = 0;
+  const items = await work.findWork({
+    // Streams this worker holds may be listed too (their lease lapsed meanwhile): ask for them.
+    limit: free + slots.size,
+    agents: names,
+    ...(caps === undefined ? {} : { caps }),
+  });
+  for (const item of items) {
+    if (slots.size >= concurrency) break;
+    const make = item.agent === undefined ? undefined : loop.agents[item.agent];
+    if (make === undefined || item.agent === undefined || slots.has(item.streamId)) continue;
+    try {
+      const agent = await make(item.streamId)
+        .store(loop.store)
+        .streamId(item.streamId)
+        .name(item.agent)
+        .build();
+      const slot = startSlot(agent, { ...item, agent: item.agent }, loop.identity, loop.activity);
+      slots.set(item.streamId, slot);
+      void slot.done.then(() => {
+        slots.delete(item.streamId);
+        wake();
+      });
+      started += 1;
+    } catch (error) {
+      loop.activity.next({
+        kind: 'failed',
+        streamId: item.streamId,
+        message: `could not start the work: ${describeThrown(error)}`,
+      });
+    }
+  }
+  return started;
+}
+
+/** Reports, once each, streams that need work under an agent name this worker lacks (WRK-9). */
+async function reportUnserved(loop: WorkerLoop, names: readonly string[], seen: Set<string>) {
+  const items = await loop.work.unservedWork({ limit: 100, agents: names });
+  for (const item of items) {
+    const key = `${item.streamId}\u0000${item.agent ?? ''}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    loop.activity.next({
+      kind: 'unserved',
+      streamId: item.streamId,
+      ...(item.agent === undefined ? {} : { agent: item.agent }),
+    });
+  }
 }
 
 /** Resolves after `ms`, or at once when `signal` aborts. */
@@ -212,66 +247,4 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     if (signal.aborted) done();
     else signal.addEventListener('abort', done, { once: true });
   });
-}
-
-/** Looks for as much work as the free slots take, and starts each item (SPEC WRK-2). */
-async function findAndStart(
-  work: WorkIndex,
-  slots: ReadonlyMap<string, Slot>,
-  optedOut: ReadonlyMap<string, number>,
-  concurrency: number,
-  agents: readonly string[],
-  caps: Readonly<Record<string, number>> | undefined,
-  start: (item: WorkItem) => Promise<void>,
-  logger: Logger,
-): Promise<number> {
-  const free = concurrency - slots.size;
-  // A worker whose slots are full polls at its pace: the runs it holds are its work.
-  if (free <= 0) return 1;
-  let started = 0;
-  const items = await work.findWork({
-    // Streams held here or skipped for their agent's opt-out may come back: ask for them too.
-    limit: free + slots.size + optedOut.size,
-    agents,
-    ...(caps === undefined ? {} : { caps }),
-  });
-  for (const item of items) {
-    if (slots.size >= concurrency) return started;
-    if (slots.has(item.streamId)) continue;
-    try {
-      await start(item);
-      started += 1;
-    } catch (error) {
-      logger.warn(`could not start the work on stream ${item.streamId}: ${describeThrown(error)}`, {
-        streamId: item.streamId,
-      });
-    }
-  }
-  return started;
-}
-
-/**
- * SPEC WRK-5: lets the runs finish for `graceMs`, aborts those still running (a tool that
- * finished keeps its outcome), waits for them, and releases each one it aborted.
- */
-async function shutDown(
-  slots: Map<string, Slot>,
-  graceMs: number,
-  release: (streamId: string, slot: Slot) => Promise<void>,
-): Promise<void> {
-  const held = [...slots.entries()];
-  if (held.length === 0) return;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const grace = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, graceMs);
-  });
-  await Promise.race([Promise.all(held.map(([, slot]) => slot.done)), grace]);
-  clearTimeout(timer);
-  for (const [, slot] of held) {
-    if (!slots.has(slot.agent.streamId)) continue;
-    slot.shutDown = true;
-    slot.controller.abort(new Error('the worker is shutting down'));
-  }
-  await Promise.all(held.map(([, slot]) => slot.done));
-  for (const [streamId, slot] of held) await release(streamId, slot);
 }

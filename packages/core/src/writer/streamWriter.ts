@@ -1,11 +1,12 @@
 import { Subject } from 'rxjs';
 import { AgentError } from '../errors/agentError.js';
 import { ConcurrencyError } from '../errors/concurrencyError.js';
+import { isLeaseLost } from '../errors/fenceErrors.js';
 import type { AgentEvent, PendingEvent } from '../events/agentEvent.js';
 import type { AgentState } from '../events/agentState.js';
 import { foldStream } from '../events/foldEvents.js';
 import { mayRebase } from '../decider/mayRebase.js';
-import type { EventStore } from '../ports/eventStore.js';
+import type { EventStore, RunClaim } from '../ports/eventStore.js';
 import type { WorkEntry } from '../ports/workIndex.js';
 import { foldRead, rememberFold } from './foldCache.js';
 import { foldDrafts, stampEvent, type Draft } from './stampEvents.js';
@@ -30,11 +31,14 @@ export class StreamWriter {
   #inFlight = 0;
   /** The run count right after this writer stored a `RunStarted`: the run that is its own. */
   #ownRun: number | undefined;
-  /**
-   * Asked before every append: an error it returns is thrown and nothing is appended. A worker's
-   * run sets it, so a run whose lease is known lost appends nothing more (SPEC WRK-4).
-   */
-  guard: (() => Error | undefined) | undefined;
+  /** The claim the next append makes of the stream's run (SPEC WRK-4), with who to tell. */
+  #claim: { readonly claim: RunClaim; readonly claimed: (fence: number) => void } | undefined;
+  /** While this writer's run holds the stream: its claim's owner and fencing token (SPEC WRK-8). */
+  #held: { readonly owner: string; readonly fence: number } | undefined;
+  /** The fencing token of this writer's last claim, kept after its run ended (for a release). */
+  #lastFence: number | undefined;
+  /** Why this writer's run lost the stream: from then on the run appends nothing (SPEC WRK-4). */
+  #lost: Error | undefined;
 
   constructor(
     private readonly store: EventStore,
@@ -74,15 +78,49 @@ export class StreamWriter {
   }
 
   /**
+   * The next append claims the stream's run for `claim.owner` (SPEC WRK-4): the store refuses it
+   * with `RunOwnedError` while another owner's lease is live. Once it is stored, `claimed` hears
+   * the fencing token, and every append of the run states it (SPEC WRK-8) until `endRun()`.
+   */
+  claimNext(claim: RunClaim, claimed: (fence: number) => void = () => undefined): void {
+    this.#claim = { claim, claimed };
+    this.#lost = undefined;
+  }
+
+  /** The run ended: later appends (decisions, summaries) state no token. */
+  endRun(): void {
+    this.#claim = undefined;
+    this.#held = undefined;
+  }
+
+  /** The fencing token of this writer's last claim, if it made one (SPEC WRK-8). */
+  get lastFence(): number | undefined {
+    return this.#lastFence;
+  }
+
+  /**
+   * The run lost the stream (its lease could not be renewed, or another process claimed it): it
+   * appends nothing more, not even its stop (SPEC WRK-4). What it held back is dropped.
+   */
+  loseRun(error: Error): void {
+    this.#lost ??= error;
+  }
+
+  /** Why the run lost the stream, if it did. */
+  get lost(): Error | undefined {
+    return this.#lost;
+  }
+
+  /**
    * Appends the events, after the deferred ones, as one atomic write, and resolves with them as
    * stored.
    */
   append(
     pending: readonly PendingEvent[],
-    options: { readonly durable?: boolean } = {},
+    options: { readonly durable?: boolean; readonly fence?: number } = {},
   ): Promise<AgentEvent[]> {
     this.defer(pending);
-    return this.#serialised(() => this.#append(options.durable === true));
+    return this.#serialised(() => this.#append(options.durable === true, options.fence));
   }
 
   /**
@@ -154,14 +192,15 @@ export class StreamWriter {
     return stampEvent(event, { clock: this.clock, ids: this.ids, secrets: this.secrets() });
   }
 
-  async #append(durable: boolean): Promise<AgentEvent[]> {
+  async #append(durable: boolean, fence = this.#held?.fence): Promise<AgentEvent[]> {
     // Ids and times were drawn once, so a retried append stores the very same events.
     if (this.#deferred.length === 0) return [];
-    const refused = this.guard?.();
+    const refused = this.#lost;
     if (refused !== undefined) {
       this.discardDeferred();
       throw refused;
     }
+    const claiming = this.#claim;
     // Checked and frozen as they were stamped: a store neither walks nor copies them again.
     const drafts = markCheckedBatch(this.#deferred.splice(0));
     // Folded when they were deferred, on top of what is stored: no second fold unless rebased.
@@ -173,7 +212,12 @@ export class StreamWriter {
         const { nextExpectedRevision } = await this.store.appendToStream(this.streamId, drafts, {
           expectedRevision: base.revision === -1 ? 'noStream' : base.revision,
           ...(durable ? { durable } : {}),
-          ...this.#workOf(state),
+          ...this.#workOf(state, claiming?.claim.owner),
+          ...(claiming === undefined
+            ? fence === undefined
+              ? {}
+              : { fence }
+            : { claim: claiming.claim }),
         });
         if (nextExpectedRevision !== state.revision) {
           // The store skipped events whose ids it already holds: the ids generator repeats itself.
@@ -185,6 +229,14 @@ export class StreamWriter {
         }
         this.#committed = state;
         if (events.some((event) => event.type === 'RunStarted')) this.#ownRun = state.runs;
+        if (claiming !== undefined && this.#claim === claiming) {
+          // The token is the revision of the claim's first event (SPEC WRK-8).
+          const token = base.revision + 1;
+          this.#claim = undefined;
+          this.#held = { owner: claiming.claim.owner, fence: token };
+          this.#lastFence = token;
+          claiming.claimed(token);
+        }
         // Events deferred while this append was in flight were folded on top of it already,
         // unless a rebase moved what they sit on.
         if (this.#deferred.length === 0) this.#state = state;
@@ -197,6 +249,8 @@ export class StreamWriter {
       } catch (error) {
         const rebased =
           error instanceof ConcurrencyError && attempt === 0 ? await this.#rebase(base) : undefined;
+        // Another process claimed the run, or holds a live one: this run appends nothing more.
+        if (isLeaseLost(error) && claiming === undefined) this.loseRun(error);
         if (rebased === undefined) {
           // Nothing of it was stored: what was held back with it is dropped too.
           if (attempt > 0) this.#committed = base;
@@ -215,10 +269,17 @@ export class StreamWriter {
     }
   }
 
-  /** The `work` option of an append that leaves `state`, if this writer writes one. */
-  #workOf(state: AgentState): { readonly work?: WorkEntry } {
+  /**
+   * The `work` option of an append that leaves `state`, if this writer writes one: a running
+   * stream is owned by the claim's owner (a worker, or this agent's process).
+   */
+  #workOf(state: AgentState, claimer?: string): { readonly work?: WorkEntry } {
     const work = this.work?.(state);
-    return work === undefined ? {} : { work };
+    if (work === undefined) return {};
+    const owner = claimer ?? this.#held?.owner;
+    return work.status === 'running' && owner !== undefined
+      ? { work: { ...work, owner } }
+      : { work };
   }
 
   /**

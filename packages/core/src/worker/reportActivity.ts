@@ -1,0 +1,52 @@
+import type { Observable } from 'rxjs';
+import type { Logger } from '../api/hooks.js';
+import type { WorkerActivity } from './workerActivity.js';
+
+const consoleLogger: Logger = {
+  warn: (message, details) => console.warn(`[agentlog worker] ${message}`, details ?? ''),
+};
+
+/**
+ * Logs what a person running the worker must hear of: a failed run, a lost lease, and a stream
+ * whose agent name it does not have (once each, SPEC WRK-9). A run that stopped for a person's
+ * decision is expected, and is not logged.
+ */
+export function reportActivity(
+  activity: Observable<WorkerActivity>,
+  logger: Logger = consoleLogger,
+  worker: string,
+): void {
+  activity.subscribe((fact) => {
+    switch (fact.kind) {
+      case 'failed':
+        logger.warn(`the run of stream ${fact.streamId} failed: ${fact.message}`, {
+          streamId: fact.streamId,
+          worker,
+        });
+        return;
+      case 'storeFailed':
+        logger.warn(fact.message, { worker });
+        return;
+      case 'lost':
+        logger.warn(fact.message, { streamId: fact.streamId, worker });
+        return;
+      case 'unserved':
+        logger.warn(
+          fact.agent === undefined
+            ? `stream ${fact.streamId} needs a worker but records no agent name: build its agent with .name(...) and run it, or continue it in code`
+            : `stream ${fact.streamId} needs a worker for agent ${fact.agent}, which this worker's agents module does not have`,
+          {
+            streamId: fact.streamId,
+            worker,
+            ...(fact.agent === undefined ? {} : { agent: fact.agent }),
+          },
+        );
+        return;
+      case 'claimed':
+      case 'waiting':
+      case 'finished':
+      case 'released':
+        return;
+    }
+  });
+}
