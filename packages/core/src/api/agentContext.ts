@@ -21,7 +21,11 @@ export interface FeedbackAuthor {
  */
 export interface AgentContext {
   readonly streamId: string;
-  /** The run's abort signal, when the caller gave one (SPEC LOOP-10): a tool should stop on it. */
+  /**
+   * The run's abort signal, when the caller gave one (SPEC LOOP-10): a tool should stop on it. A
+   * tool of a batch gets the abort through the batch, a moment after the caller's signal fired,
+   * once the batch noted which calls had finished: those keep their outcomes.
+   */
   readonly signal?: AbortSignal | undefined;
   /** Records a person's decision on an open tool call. */
   feedbackReceived(

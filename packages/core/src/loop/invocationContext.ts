@@ -18,10 +18,18 @@ export class InvocationContext extends StreamContext implements AgentContext {
 
   constructor(
     writer: StreamWriter,
-    /** The run's abort signal (SPEC LOOP-10). */
-    readonly signal?: AbortSignal,
+    /**
+     * Where the run's abort signal comes from (SPEC LOOP-10): the run's options, or the batch's
+     * `AbortRelay`, which makes its signal only when a tool reads it.
+     */
+    private readonly aborts?: { readonly signal?: AbortSignal | undefined },
   ) {
     super(writer);
+  }
+
+  /** The run's abort signal, as it reaches this invocation. */
+  get signal(): AbortSignal | undefined {
+    return this.aborts?.signal;
   }
 
   hasReceivedFeedback(toolCall: ToolCall): Promise<ToolFeedback | undefined> {

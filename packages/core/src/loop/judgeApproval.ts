@@ -26,7 +26,7 @@ export async function judgeApproval(
   for (const toolCall of toolCalls) {
     const tool = scope.config.tools.get(toolCall.name);
     const when = tool === undefined ? undefined : approvalCondition(tool);
-    const context = new InvocationContext(scope.writer, scope.options.signal);
+    const context = new InvocationContext(scope.writer, scope.options);
     verdicts.set(toolCall.id, when === undefined ? REQUIRED : await judge(when, toolCall, context));
   }
   throwIfAborted(scope.options.signal, 'while it judged which calls need approval');

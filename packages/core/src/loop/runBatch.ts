@@ -16,11 +16,14 @@ import type { RunScope } from './runScope.js';
 import { takeRecordedInputs } from './takeRecordedInputs.js';
 import { toolMessageOutput } from '../decider/toolMessageOutput.js';
 import { throwIfAborted } from './runAborted.js';
+import { AbortRelay } from './abortRelay.js';
 
 /**
  * The tool effect of a step (SPEC TOOL-2): `beforeTool` for each call in batch order, the starts
  * written (SPEC TOOL-7), every planned invocation at once, then each result, in batch order,
- * through `afterTool` and `onNewMessage` and recorded as the decider says.
+ * through `afterTool` and `onNewMessage` and recorded as the decider says. The run's signal
+ * reaches the tools through an {@link AbortRelay}: after an abort, the calls that had finished
+ * keep their outcomes and the others stay started (SPEC LOOP-10 with TOOL-7).
  */
 export async function runBatch(
   scope: RunScope,
@@ -39,29 +42,28 @@ export async function runBatch(
   writer.defer(batch.started);
   // Before a side effect that must not repeat, the start has to survive even a power loss.
   await writer.flush({ durable: batch.durable });
+  // Aborted while the starts were written: no tool runs, and the calls stay started (TOOL-7).
+  throwIfAborted(signal, 'before its tools started; their starts are recorded');
   const at = { revision: writer.state.revision };
-  const contexts = batch.plans.map(() => new InvocationContext(writer, signal));
+  const relay = signal === undefined ? undefined : new AbortRelay(signal);
+  const contexts = batch.plans.map(() => new InvocationContext(writer, relay));
   const pending = batch.plans.map((plan, index) =>
     plan.kind === 'answer'
       ? Promise.resolve(fromRaw(plan.result))
       : scope.runTool(plan.toolCall, contexts[index] as InvocationContext, at),
   );
-  const finished = settledFlags(pending);
-  // Which tools had finished when the signal aborted: those, and only those, get an outcome.
-  let finishedAtAbort: readonly boolean[] | undefined;
-  const onAbort = () => {
-    finishedAtAbort = [...finished];
-  };
-  signal?.addEventListener('abort', onAbort, { once: true });
+  relay?.track(pending);
   try {
     let next = cursor;
     for (const [index, plan] of batch.plans.entries()) {
       const own = await (pending[index] as Promise<ToolResult>);
-      if (finishedAtAbort !== undefined) {
+      // Which tools had finished when the abort reached them: those, and only those, get an outcome.
+      const finished = relay?.finishedAtAbort;
+      if (finished !== undefined) {
         // SPEC LOOP-10 with TOOL-7: a call the abort cut off gets no outcome (it stays started,
         // and resuming follows TOOL-7); a sibling that had finished before it gets its own.
         for (const [later, sibling] of batch.plans.entries()) {
-          if (later < index || finishedAtAbort[later] !== true) continue;
+          if (later < index || finished[later] !== true) continue;
           const result = await (pending[later] as Promise<ToolResult>);
           const consumed = (contexts[later] as InvocationContext).consumed;
           const answered = answer(scope, next, sibling, result, consumed);
@@ -80,19 +82,8 @@ export async function runBatch(
     }
     return record(scope, next, { kind: 'batchEnded', toolCalls });
   } finally {
-    signal?.removeEventListener('abort', onAbort);
+    relay?.dispose();
   }
-}
-
-/** Flags that turn true as each promise settles (they never reject: a failure is a result). */
-function settledFlags(pending: readonly Promise<unknown>[]): boolean[] {
-  const flags = pending.map(() => false);
-  for (const [index, promise] of pending.entries()) {
-    void promise.then(() => {
-      flags[index] = true;
-    });
-  }
-  return flags;
 }
 
 /**
