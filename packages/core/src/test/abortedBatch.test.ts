@@ -22,21 +22,23 @@ type Invocations = string[];
 function abortAfterStarts(count: number): {
   readonly controller: AbortController;
   readonly invocations: Invocations;
-  readonly started: (name: string) => void;
+  readonly started: (name: string) => number;
 } {
   const controller = new AbortController();
   const invocations: Invocations = [];
-  const started = (name: string): void => {
+  /** Counts the start; says how often this tool has started, across run and resumption. */
+  const started = (name: string): number => {
     invocations.push(name);
     if (invocations.length === count) {
       queueMicrotask(() => controller.abort(new Error('the worker is shutting down')));
     }
+    return invocations.filter((invoked) => invoked === name).length;
   };
   return { controller, invocations, started };
 }
 
 /** A tool that works until `context.signal` aborts it, and then rejects (it honours the signal). */
-function slow(name: string, idempotent: boolean, started: (name: string) => void): Tool {
+function slow(name: string, idempotent: boolean, started: (name: string) => number): Tool {
   return tool({
     name,
     description: 'works until the signal aborts it',
@@ -44,9 +46,10 @@ function slow(name: string, idempotent: boolean, started: (name: string) => void
     idempotent,
     execute: (_args, context) =>
       new Promise<string>((resolve, reject) => {
-        started(name);
+        const times = started(name);
         const { signal } = context;
-        if (signal === undefined) return resolve(`${name} done`);
+        // Resumed, it finishes: every run has a signal (its lease's, SPEC WRK-4).
+        if (signal === undefined || times > 1) return resolve(`${name} done`);
         if (signal.aborted) return reject(new Error('cut off before it began'));
         signal.addEventListener('abort', () => reject(new Error('cut off')), { once: true });
       }),
@@ -82,7 +85,7 @@ function toolEvents(events: readonly StreamEvent[]): string[] {
  */
 async function abortedBatch(
   calls: readonly (readonly [string, string])[],
-  tools: (started: (name: string) => void) => Tool[],
+  tools: (started: (name: string) => number) => Tool[],
 ) {
   const store = createInMemoryEventStore();
   const { controller, invocations, started } = abortAfterStarts(calls.length);
@@ -227,7 +230,8 @@ describe('an abort while a batch runs (LOOP-10, TOOL-7, WRK-5)', () => {
       },
     };
     const invocations: Invocations = [];
-    const started = (name: string): void => void invocations.push(name);
+    // No tool starts before the abort here: an invocation is the resumption's, which finishes.
+    const started = (name: string): number => invocations.push(name) + 1;
     const { agent, events } = await testAgent(
       [toolCallResponse([{ name: 'lookup', id: 'l1' }]), textResponse('found')],
       (builder) => builder.tools([slow('lookup', true, started)]),

@@ -6,6 +6,7 @@ import { recordDecision } from '../commands/recordDecision.js';
 import { LeaseLostError } from '../errors/leaseLostError.js';
 import { keepRunLease } from '../loop/keepRunLease.js';
 import { ToolFeedback } from '../messages/toolFeedback.js';
+import type { EventStore } from '../ports/eventStore.js';
 import type { WorkIndex } from '../ports/workIndex.js';
 import { createInMemoryEventStore } from '../store/inMemoryEventStore.js';
 import { counterIds } from '../testing/fixedClock.js';
@@ -26,6 +27,12 @@ function storeOnOffset(): {
 
 const types = async (store: { readStream(id: string): Promise<{ type: string }[]> }, id: string) =>
   (await store.readStream(id)).map((event) => event.type);
+
+/** The work-index entries of these streams. */
+async function workOf(store: EventStore, ...ids: string[][]) {
+  if (store.work === undefined) throw new Error('the store keeps no work index');
+  return store.work.workOf(...ids);
+}
 
 afterEach(() => {
   vi.useRealTimers();
@@ -137,7 +144,7 @@ describe('the fence (SPEC WRK-4, WRK-8, WRK-9)', () => {
     );
     expect(started?.data).toMatchObject({ mode: 'query', agent: 'billing' });
     await recordDecision(store, 'bill-1', 'c1', ToolFeedback.approved(), { by: 'ana' });
-    expect((await store.work.workOf(['bill-1'])).get('bill-1')).toMatchObject({
+    expect((await workOf(store, ['bill-1'])).get('bill-1')).toMatchObject({
       status: 'ready',
       agent: 'billing',
     });
@@ -155,7 +162,7 @@ describe('the fence (SPEC WRK-4, WRK-8, WRK-9)', () => {
     await waitFor(
       async () =>
         (await store.readStream('bill-1')).at(-1)?.type === 'AgentStopped' &&
-        (await store.work.workOf(['bill-1'])).get('bill-1')?.status === 'idle',
+        (await workOf(store, ['bill-1'])).get('bill-1')?.status === 'idle',
       'the worker to finish the run',
     );
     await worker.stop();
