@@ -3,15 +3,21 @@ export const agentlogApplicationId = 0x41474c47;
 
 /**
  * The schema version this code writes; a database with a higher one is refused. Version 2 added
- * the work index (`agentlogWorkSchema`); version 3 added the `waiting` status to it. An older
- * database is migrated in place when a store opens it for writing (`migrateAgentlogSchema`).
+ * the work index (`agentlogWorkSchema`); version 3 added the `waiting` status to it; version 4
+ * added the fencing token of a stream's last claim (`agentlog_work.fence`, SPEC WRK-8) and the
+ * agent names a worker runs (`agentlog_workers.agents`, SPEC WRK-9). An older database is migrated
+ * in place when a store opens it for writing (`migrateAgentlogSchema`).
  */
-export const sqliteSchemaVersion = 3;
+export const sqliteSchemaVersion = 4;
 
-/** The statuses the work table's CHECK allows (schema version 3). */
+/** The statuses the work table's CHECK allows (since schema version 3). */
 const workStatusesSql = "'requested', 'ready', 'running', 'waiting', 'idle'";
 
-/** The work table (schema version 3), created as `table` (the migration builds it aside first). */
+/**
+ * The work table (schema version 4), created as `table` (the migration builds it aside first).
+ * `fence` is the revision of the first event of the stream's last claim (SPEC WRK-8), NULL until
+ * a claim.
+ */
 export function agentlogWorkTable(table: string): string {
   return `
   CREATE TABLE ${table} (
@@ -20,6 +26,7 @@ export function agentlogWorkTable(table: string): string {
     agent TEXT,
     owner TEXT,
     lease_until INTEGER,
+    fence INTEGER,
     since INTEGER NOT NULL,
     updated INTEGER NOT NULL
   ) STRICT;`;
@@ -34,7 +41,8 @@ export const agentlogWorkIndexes = `
 // One row per stream that an append with a `work` entry wrote (SPEC WRK-6). Times are
 // milliseconds since the epoch by the store's clock. The partial indexes hold only the rows that
 // need work or hold a lease, so finding work never reads a finished stream's row.
-/** The work index and the workers' heartbeats (schema version 3), as one script that creates them. */
+// `agents` of a worker is a JSON array of the agent names it runs, NULL when it said none.
+/** The work index and the workers' heartbeats (schema version 4), as one script that creates them. */
 export const agentlogWorkSchema = `
   ${agentlogWorkTable('agentlog_work')}
   ${agentlogWorkIndexes}
@@ -44,7 +52,8 @@ export const agentlogWorkSchema = `
     pid INTEGER NOT NULL,
     started_at INTEGER NOT NULL,
     heartbeat_at INTEGER NOT NULL,
-    runs TEXT NOT NULL
+    runs TEXT NOT NULL,
+    agents TEXT
   ) STRICT;
 `;
 

@@ -1,27 +1,26 @@
 import { durabilities, synchronousLevel, type SqliteDurability } from './synchronousLevel.js';
-import { isUniqueViolation } from './isUniqueViolation.js';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import {
   AgentError,
   AgentlogError,
-  ConcurrencyError,
   InvalidEventError,
+  type AppendOptions,
   type AppendResult,
   type EventStore,
-  type ExpectedRevision,
   type NewStreamEvent,
   type ReadStreamOptions,
   type StreamEvent,
-  type WorkEntry,
   type WorkIndex,
 } from '@agentlog/core';
 import {
+  assertFenceOptions,
   assertRevisionOption,
   assertValidExpectedRevision,
   assertValidNewEvents,
   assertValidStreamId,
-  decideAppend,
+  assertValidWorkEntry,
+  needsWorkNow,
 } from '@agentlog/core/store-kit';
 import {
   assertNoRevisionGap,
@@ -38,12 +37,10 @@ import {
   type StoredRow,
 } from './prepareSqliteStatements.js';
 import { toSqliteEvent } from './toSqliteEvent.js';
-import { insertSqliteEvents } from './insertSqliteEvents.js';
 import { storedRows } from './storedRows.js';
-import { upsertSqliteWork } from './upsertSqliteWork.js';
+import { createSqliteAppendWrite } from './createSqliteAppendWrite.js';
 import { createSqliteWorkIndex } from './createSqliteWorkIndex.js';
-import { prepareSqliteWorkStatements } from './prepareSqliteWorkStatements.js';
-import { assertValidWorkEntry, needsWorkNow } from '@agentlog/core/store-kit';
+import { prepareSqliteWorkWrites } from './prepareSqliteWorkWrites.js';
 import { busyTimeoutMs, openAgentlogDatabase } from './openAgentlogDatabase.js';
 import { openReadonlyDatabase } from './openReadonlyDatabase.js';
 
@@ -160,101 +157,43 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
   }
   // Read-write, the connection never changes.
   const db = connection.current();
-  const actualRevision = (streamId: string): number | 'noStream' =>
-    statements().last.get(streamId) ?? 'noStream';
 
-  // Read-write, the schema holds the work index (openAgentlogDatabase migrated it).
-  const workSql = readonly ? undefined : prepareSqliteWorkStatements(db);
   const clock = options.clock ?? (() => new Date());
-
-  const write = db.transaction(
-    (
-      streamId: string,
-      events: readonly NewStreamEvent[],
-      expected: ExpectedRevision,
-      work: WorkEntry | undefined,
-    ) => {
-      const sql = statements();
-      const actual = actualRevision(streamId);
-      const last = actual === 'noStream' ? -1 : actual;
-      const ids = events.map((event) => event.metadata.eventId);
-      // Decided first as if the stream held none of the offered ids, with no lookup per id: the
-      // UNIQUE (stream_id, event_id) constraint checks it as the rows go in. Only when that
-      // decision is no write, or the constraint refuses an id, is the append decided with a
-      // lookup per id (a retry, a partly stored append, a stale expectation).
-      const unseen = decideAppend(
-        { streamId, last: actual, revisionOf: () => undefined },
-        ids,
-        expected,
-      );
-      let decision = unseen;
-      if (unseen.kind !== 'write' || !insertSqliteEvents(sql, streamId, events, unseen, true)) {
-        decision = decideAppend(
-          { streamId, last: actual, revisionOf: (id) => sql.storedId.get(streamId, id) },
-          ids,
-          expected,
-        );
-        if (decision.kind === 'write') insertSqliteEvents(sql, streamId, events, decision, false);
-      }
-      if (decision.kind === 'conflict') throw decision.error;
-      if (decision.kind === 'alreadyStored') return { last, revision: last };
-      // The stream's work-index entry, in the same transaction as the events it describes (SPEC
-      // WRK-6); an append that stores no event (a retry, an empty append) leaves it as it is.
-      if (work !== undefined && workSql !== undefined)
-        upsertSqliteWork(workSql, streamId, work, clock().getTime());
-      return { last, revision: decision.nextExpectedRevision };
-    },
-  );
-
-  /** One immediate transaction, at `synchronous = FULL` when the append must survive a power loss. */
-  const writeOnce = (
-    streamId: string,
-    events: readonly NewStreamEvent[],
-    expected: ExpectedRevision,
-    durable: boolean,
-    work: WorkEntry | undefined,
-  ): { last: number; revision: number } => {
-    // In WAL mode a FULL commit syncs the log, and with it every commit before it.
-    const sync = synchronousLevel(durability, durable) !== relaxed;
-    try {
-      if (sync) db.pragma('synchronous = FULL');
-      return write.immediate(streamId, events, expected, work);
-    } catch (error) {
-      // Another process won the race between our check and our insert: the transaction rolled back.
-      if (isUniqueViolation(error)) {
-        throw new ConcurrencyError(streamId, expected, actualRevision(streamId));
-      }
-      throw error;
-    } finally {
-      if (sync) {
-        try {
-          db.pragma(`synchronous = ${relaxed}`);
-        } catch {
-          // The connection stays at FULL, which only costs time; the append's own outcome stands.
-        }
-      }
-    }
-  };
+  // Read-write, the schema is the current one (openAgentlogDatabase migrated it); read-only, it
+  // may be older, and nothing is written.
+  const workWrites = readonly ? undefined : prepareSqliteWorkWrites(db);
+  const write =
+    workWrites === undefined
+      ? undefined
+      : createSqliteAppendWrite({
+          db,
+          sql: statements(),
+          work: workWrites,
+          clock,
+          durability,
+          relaxed,
+        });
 
   const append = (
     streamId: string,
     events: readonly NewStreamEvent[],
-    expected: ExpectedRevision,
-    durable: boolean,
-    work: WorkEntry | undefined,
+    options: AppendOptions | undefined,
   ): AppendResult => {
-    if (readonly) {
+    if (write === undefined) {
       throw new AgentError(
         'storeFailed',
         `${where(streamId)}: the append was refused: the store was opened read-only (readonly: true)`,
       );
     }
+    const expected = options?.expectedRevision;
+    const work = options?.work;
     assertValidStreamId(streamId);
     assertValidExpectedRevision(expected);
     assertValidNewEvents(events);
     if (work !== undefined) assertValidWorkEntry(streamId, work);
+    if (options !== undefined) assertFenceOptions(streamId, options);
     const written = guardStoreSync(where(streamId), 'the append failed', () =>
-      writeOnce(streamId, events, expected, durable, work),
+      write(streamId, events, expected, options),
     );
     if (written.revision > written.last) {
       subscriptions.notify(streamId);
@@ -356,7 +295,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
     label,
     db: () => connection.current(),
     clock,
-    readonly,
+    writes: workWrites,
     assertOpen,
     dataVersion,
     pollMs,
@@ -369,16 +308,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
 
   return {
     label,
-    appendToStream: (streamId, events, options) =>
-      run(() =>
-        append(
-          streamId,
-          events,
-          options?.expectedRevision,
-          options?.durable === true,
-          options?.work,
-        ),
-      ),
+    appendToStream: (streamId, events, options) => run(() => append(streamId, events, options)),
     readStream: (streamId, options) => run(() => read(streamId, options ?? {})),
     subscribeToStream: (streamId, subscribeOptions) =>
       subscriptions.subscribe(streamId, subscribeOptions?.fromRevision),

@@ -1,15 +1,13 @@
 import type Database from 'better-sqlite3';
-import { AgentError, type WorkIndex, type WorkState, type WorkStatus } from '@agentlog/core';
+import { AgentError, type WorkIndex, type WorkState } from '@agentlog/core';
 import { guardStoreSync } from '../storeErrors.js';
 import { assertFindWorkOptions, assertLeaseMs } from '@agentlog/core/store-kit';
 import { createWorkWaiters } from '../work/createWorkWaiters.js';
-import { isoTime, toWorkItem } from '../work/findWorkQuery.js';
+import { toWorkItem } from '../work/findWorkQuery.js';
 import { hasWorkIndex } from './migrateAgentlogSchema.js';
-import {
-  prepareSqliteWorkStatements,
-  type SqliteWorkRow,
-  type SqliteWorkStatements,
-} from './prepareSqliteWorkStatements.js';
+import { prepareSqliteWorkReads, type SqliteWorkReads } from './prepareSqliteWorkReads.js';
+import type { SqliteWorkWrites } from './prepareSqliteWorkWrites.js';
+import { toWorkerInfo, toWorkState } from './sqliteWorkRows.js';
 
 /** What a SQLite store gives its work index. */
 export interface SqliteWorkIndexContext {
@@ -19,7 +17,8 @@ export interface SqliteWorkIndexContext {
   readonly db: () => Database.Database;
   /** The store's clock (SPEC WRK-4): the local clock unless a test injects one. */
   readonly clock: () => Date;
-  readonly readonly: boolean;
+  /** The writes, on a store opened for writing; undefined on one opened read-only. */
+  readonly writes: SqliteWorkWrites | undefined;
   /** Throws `AgentlogError('closed')` once the store is closed. */
   readonly assertOpen: () => void;
   /** A number that changes when another connection committed (`PRAGMA data_version`). */
@@ -46,33 +45,35 @@ export interface SqliteWorkIndex {
  */
 export function createSqliteWorkIndex(context: SqliteWorkIndexContext): SqliteWorkIndex {
   const { label } = context;
-  let prepared: { db: Database.Database; sql: SqliteWorkStatements | undefined } | undefined;
-  const statements = (): SqliteWorkStatements | undefined => {
-    context.assertOpen();
+  // Prepared again when a read-only store moves to another connection, which may hold an older
+  // schema, or none of the work index (schema version 1).
+  let prepared: { db: Database.Database; sql: SqliteWorkReads | undefined } | undefined;
+  const reads = (): SqliteWorkReads | undefined => {
     const db = context.db();
     if (prepared?.db !== db) {
-      prepared = { db, sql: hasWorkIndex(db) ? prepareSqliteWorkStatements(db) : undefined };
+      prepared = { db, sql: hasWorkIndex(db) ? prepareSqliteWorkReads(db) : undefined };
     }
     return prepared.sql;
   };
-  const reading = <T>(what: string, empty: T, work: (sql: SqliteWorkStatements) => T): Promise<T> =>
-    run(() =>
-      guardStoreSync(label, `${what} failed`, () => {
-        const sql = statements();
-        return sql === undefined ? empty : work(sql);
-      }),
-    );
-  const writing = <T>(what: string, work: (sql: SqliteWorkStatements) => T): Promise<T> =>
+  const reading = <T>(what: string, empty: T, work: (sql: SqliteWorkReads) => T): Promise<T> =>
     run(() => {
-      if (context.readonly) {
+      context.assertOpen();
+      return guardStoreSync(label, `${what} failed`, () => {
+        const sql = reads();
+        return sql === undefined ? empty : work(sql);
+      });
+    });
+  const writing = <T>(what: string, work: (sql: SqliteWorkWrites) => T): Promise<T> =>
+    run(() => {
+      context.assertOpen();
+      const { writes } = context;
+      if (writes === undefined) {
         throw new AgentError(
           'storeFailed',
           `${label}: ${what} was refused: the store was opened read-only (readonly: true)`,
         );
       }
-      return guardStoreSync(label, `${what} failed`, () =>
-        work(statements() as SqliteWorkStatements),
-      );
+      return guardStoreSync(label, `${what} failed`, () => work(writes));
     });
   const now = (): number => context.clock().getTime();
 
@@ -121,17 +122,38 @@ export function createSqliteWorkIndex(context: SqliteWorkIndexContext): SqliteWo
                 .map(toWorkItem),
             ),
       ),
-    renewLease: (streamId, owner, leaseMs) =>
+    unservedWork: (options) =>
+      run(() => assertFindWorkOptions(options)).then(() =>
+        options.limit === 0
+          ? []
+          : reading('finding unserved work', [], (sql) =>
+              sql.unserved
+                .all({ agents: JSON.stringify(options.agents), now: now(), limit: options.limit })
+                .map(toWorkItem),
+            ),
+      ),
+    renewLease: (streamId, owner, leaseMs, fence) =>
       run(() => assertLeaseMs(leaseMs, 'renewLease: leaseMs')).then(() =>
         writing(`renewing the lease of stream ${streamId}`, (sql) => {
           const at = now();
-          return sql.renew.run({ leaseUntil: at + leaseMs, now: at, streamId, owner }).changes > 0;
+          const leaseUntil = at + leaseMs;
+          // With a token, only the run of the stream's last claim renews (SPEC WRK-8).
+          const renewed = sql.renew.run({
+            leaseUntil,
+            now: at,
+            streamId,
+            owner,
+            fence: fence ?? null,
+          });
+          return renewed.changes > 0;
         }),
       ),
     heartbeat: (worker) =>
       writing(`the heartbeat of worker ${worker.id}`, (sql) => {
         const { id, host, pid } = worker;
-        sql.heartbeat.run({ id, host, pid, now: now(), runs: JSON.stringify(worker.runs) });
+        const runs = JSON.stringify(worker.runs);
+        const agents = worker.agents === undefined ? null : JSON.stringify(worker.agents);
+        sql.heartbeat.run({ id, host, pid, now: now(), runs, agents });
       }),
     retire: (workerId) =>
       writing(`retiring worker ${workerId}`, (sql) => {
@@ -141,14 +163,7 @@ export function createSqliteWorkIndex(context: SqliteWorkIndexContext): SqliteWo
       reading('listing the workers', [], (sql) =>
         sql.workers
           .all(options?.withinMs === undefined ? Number.MIN_SAFE_INTEGER : now() - options.withinMs)
-          .map((row) => ({
-            id: row.id,
-            host: row.host,
-            pid: row.pid,
-            startedAt: isoTime(row.started_at),
-            heartbeatAt: isoTime(row.heartbeat_at),
-            runs: JSON.parse(row.runs) as string[],
-          })),
+          .map(toWorkerInfo),
       ),
     workOf: (streamIds) =>
       reading('reading the work index', new Map<string, WorkState>(), (sql) => {
@@ -170,15 +185,6 @@ export function createSqliteWorkIndex(context: SqliteWorkIndexContext): SqliteWo
       poll = undefined;
       waiters.close();
     },
-  };
-}
-
-function toWorkState(row: SqliteWorkRow): WorkState {
-  return {
-    status: row.status as WorkStatus,
-    ...(row.agent === null ? {} : { agent: row.agent }),
-    ...(row.owner === null ? {} : { owner: row.owner }),
-    ...(row.lease_until === null ? {} : { leaseUntil: isoTime(row.lease_until) }),
   };
 }
 

@@ -16,9 +16,11 @@ export function storedSchemaVersion(db: Database.Database): number {
 /**
  * Brings an agentlog database of an older schema version up to `sqliteSchemaVersion`, in place,
  * in one immediate transaction that reads the version again first (another process may have
- * migrated it meanwhile). Version 1 to 2 adds the work index and the workers table; version 2 to 3
- * rebuilds the work table to allow the `waiting` status (`addWaitingStatus`). The events are not
- * touched. Does nothing to a current database, and takes no write lock then.
+ * migrated it meanwhile). Version 1 to 2 adds the work index and the workers table (in their
+ * current shape); version 2 to 3 rebuilds the work table to allow the `waiting` status
+ * (`addWaitingStatus`); version 3 to 4 adds the fencing token and the workers' agent names
+ * (`addFences`). The events are not touched. Does nothing to a current database, and takes no
+ * write lock then.
  */
 export function migrateAgentlogSchema(db: Database.Database): void {
   if (storedSchemaVersion(db) >= sqliteSchemaVersion) return;
@@ -26,7 +28,10 @@ export function migrateAgentlogSchema(db: Database.Database): void {
     const version = storedSchemaVersion(db);
     if (version >= sqliteSchemaVersion) return;
     if (version < 2) db.exec(agentlogWorkSchema);
-    else if (version < 3) addWaitingStatus(db);
+    else {
+      if (version < 3) addWaitingStatus(db);
+      addFences(db, version);
+    }
     db.prepare("UPDATE agentlog_meta SET value = ? WHERE key = 'schemaVersion'").run(
       String(sqliteSchemaVersion),
     );
@@ -52,6 +57,19 @@ function addWaitingStatus(db: Database.Database): void {
     ${agentlogWorkIndexes}
     UPDATE agentlog_work SET status = 'waiting' WHERE ${idleButWaitingSql};
   `);
+}
+
+/**
+ * Version 3 to 4, inside the migration's transaction: the work table gets `fence` (the token of
+ * the stream's last claim, SPEC WRK-8) and the workers table `agents` (SPEC WRK-9), both NULL in
+ * the rows there are: no stream was claimed under a fence yet, and no worker said its names. Adding
+ * a column that may be NULL rewrites only the schema, not a row, so it costs the same on any store.
+ * A version 2 database comes here with its work table already rebuilt by `addWaitingStatus` in the
+ * current shape, `fence` included.
+ */
+function addFences(db: Database.Database, version: number): void {
+  if (version >= 3) db.exec('ALTER TABLE agentlog_work ADD COLUMN fence INTEGER');
+  db.exec('ALTER TABLE agentlog_workers ADD COLUMN agents TEXT');
 }
 
 /**

@@ -142,6 +142,8 @@ describe('SQLite schema version 3: the waiting status (WRK-2)', () => {
     try {
       expect(schemaOf(path)).toMatchObject({ version: String(sqliteSchemaVersion) });
       expect(schemaOf(path).check).toContain("'waiting'");
+      // On through version 4: the rebuilt table has the fencing token's column (WRK-8).
+      expect(schemaOf(path).check).toContain('fence INTEGER');
       expect(new Map([...(await store.work.workOf())].map(([id, w]) => [id, w.status]))).toEqual(
         new Map([
           ['asked', 'requested'],

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { NewStreamEvent } from '@agentlog/core';
 import { agentlogSchema, sqliteSchemaVersion } from './agentlogSchema.js';
 import { createSqliteEventStore } from './createSqliteEventStore.js';
-import { prepareSqliteWorkStatements } from './prepareSqliteWorkStatements.js';
+import { prepareSqliteWorkReads } from './prepareSqliteWorkReads.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'agentlog-sqlite-work-'));
 let folderCounter = 0;
@@ -165,7 +165,7 @@ describe('SQLite work index: schema version 2', () => {
     const db = new Database(':memory:');
     try {
       db.exec(agentlogSchema);
-      const find = prepareSqliteWorkStatements(db).find;
+      const find = prepareSqliteWorkReads(db).find;
       const plan = db
         .prepare(`EXPLAIN QUERY PLAN ${find.source}`)
         .all({ agents: '["a"]', now: 0, caps: '{"a":1}', limit: 10 }) as { detail: string }[];
