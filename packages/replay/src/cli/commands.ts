@@ -8,6 +8,7 @@ import { decideCommand } from './decideCommand.js';
 import { forkCommand } from './forkCommand.js';
 import { reportCommand } from './reportCommand.js';
 import { stopCommand } from './stopCommand.js';
+import { requestCommand } from './requestCommand.js';
 import { workerCommand } from './workerCommand.js';
 import { workersCommand } from './workersCommand.js';
 import { serveCommand } from './serve/serveCommand.js';
@@ -26,6 +27,7 @@ export const commands: readonly CliCommand[] = [
   decideCommand('approve'),
   decideCommand('refuse'),
   stopCommand,
+  requestCommand,
   workerCommand,
   workersCommand,
   forkCommand,
