@@ -68,8 +68,11 @@ export interface PostgresEventStore extends EventStore {
  *   connection per store (opened while at least one subscription is live), re-reading from the last
  *   delivered revision on each notification: no gap, no duplicate.
  * - It keeps the work index (`work`, SPEC WRK-6) in the append's transaction; leases are judged on
- *   the server's clock (SPEC WRK-4); `waitForWork` LISTENs for appends that make a stream need
- *   work, on one more dedicated connection, opened by the first wait.
+ *   the server's clock (SPEC WRK-4). A claim or a fencing token (SPEC WRK-8) is judged by
+ *   `judgeFence` on the stream's work row, locked for the append's transaction, so two claims of
+ *   one run, or a claim and a late append of the run it replaces, never both pass. `waitForWork`
+ *   LISTENs for appends that make a stream need work, on one more dedicated connection, opened by
+ *   the first wait.
  * - Needs a UTF8 database. Besides the shared stream id and event rules, it refuses what
  *   PostgreSQL `text` cannot hold exactly: U+0000 and unpaired surrogates in stream ids, event
  *   types and event ids (data and metadata may contain anything JSON can).
@@ -114,14 +117,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Po
   const store: PostgresEventStore = {
     label,
     appendToStream: (streamId, events, appendOptions) =>
-      postgresAppend(
-        context,
-        streamId,
-        events,
-        appendOptions?.expectedRevision,
-        appendOptions?.work,
-        appendOptions?.durable === true,
-      ),
+      postgresAppend(context, streamId, events, appendOptions),
     readStream: (streamId, readOptions) => postgresRead(context, streamId, readOptions ?? {}),
     subscribeToStream: (streamId, subscribeOptions) =>
       postgresSubscribe(context, streamId, subscribeOptions?.fromRevision),

@@ -3,48 +3,11 @@ import { guardStore } from '../storeErrors.js';
 import { assertFindWorkOptions, assertLeaseMs } from '@agentlog/core/store-kit';
 import { isoTime, toWorkItem, type FoundRow } from '../work/findWorkQuery.js';
 import type { PostgresWorkListener } from './createPostgresWorkListener.js';
-import type { PostgresNames } from './postgresSchema.js';
-import type { PostgresStoreContext } from './postgresStoreContext.js';
-
-/**
- * The SQL of `findWork`: streams whose status is requested or ready (through the partial index
- * `work_waiting`) and running streams whose lease ended before the server's now (through
- * `work_leases`), of the wanted agents ($1), oldest first; an agent with a cap ($2, a JSON
- * object) gets at most its cap minus its running streams whose lease is live; at most $3 rows. A
- * running stream without a lease never lapses.
- */
-function findSql(names: PostgresNames): string {
-  return `
-    WITH live AS (
-      SELECT agent, count(*) AS n FROM ${names.work}
-      WHERE status = 'running' AND (lease_until IS NULL OR lease_until >= now())
-        AND agent = ANY($1::text[])
-      GROUP BY agent
-    ),
-    budget AS (
-      SELECT caps.key AS agent, caps.value::bigint - coalesce(live.n, 0) AS room
-      FROM json_each_text($2::json) AS caps LEFT JOIN live ON live.agent = caps.key
-    ),
-    due AS (
-      SELECT stream_id, status, agent, owner, since, since AS due_at FROM ${names.work}
-      WHERE status IN ('requested', 'ready') AND agent = ANY($1::text[])
-      UNION ALL
-      SELECT stream_id, status, agent, owner, since, lease_until AS due_at FROM ${names.work}
-      WHERE status = 'running' AND lease_until < now() AND agent = ANY($1::text[])
-    ),
-    ranked AS (
-      SELECT due.*, row_number() OVER (PARTITION BY agent ORDER BY due_at, stream_id) AS place
-      FROM due
-    )
-    SELECT ranked.stream_id, ranked.status, ranked.agent, ranked.owner, ranked.since
-    FROM ranked LEFT JOIN budget ON budget.agent = ranked.agent
-    WHERE budget.room IS NULL OR ranked.place <= budget.room
-    ORDER BY ranked.due_at, ranked.stream_id
-    LIMIT $3`;
-}
+import { findSql, unservedSql } from './postgresWorkSql.js';
 
 /** The SQL `findWork` runs on a store with these names (for EXPLAIN in tests). */
-export const postgresFindWorkSql = findSql;
+export { findSql as postgresFindWorkSql } from './postgresWorkSql.js';
+import type { PostgresStoreContext } from './postgresStoreContext.js';
 
 interface WorkRow {
   readonly stream_id: string;
@@ -52,6 +15,7 @@ interface WorkRow {
   readonly agent: string | null;
   readonly owner: string | null;
   readonly lease_until: Date | null;
+  readonly fence: string | null;
 }
 
 interface WorkerRow {
@@ -61,6 +25,7 @@ interface WorkerRow {
   readonly started_at: Date;
   readonly heartbeat_at: Date;
   readonly runs: string[];
+  readonly agents: string[] | null;
 }
 
 /**
@@ -99,25 +64,45 @@ export function createPostgresWorkIndex(
       ]);
       return rows.map(toWorkItem);
     },
-    renewLease: async (streamId, owner, leaseMs) => {
+    renewLease: async (streamId, owner, leaseMs, fence) => {
       assertLeaseMs(leaseMs, 'renewLease: leaseMs');
+      // No claim ever makes a token that is not a whole number: such a token holds no lease.
+      if (fence !== undefined && !(Number.isSafeInteger(fence) && fence >= 0)) return false;
+      // With a token, only while the stream's last claim is the one that made it (SPEC WRK-8).
       const { rowCount } = await query(
         `renewing the lease of stream ${streamId}`,
         `UPDATE ${names.work} SET lease_until = now() + $3::bigint * interval '1 millisecond',
            updated = now()
-         WHERE stream_id = $1 AND owner = $2 AND status = 'running'`,
-        [streamId, owner, leaseMs],
+         WHERE stream_id = $1 AND owner = $2 AND status = 'running'
+           AND ($4::bigint IS NULL OR fence = $4::bigint)`,
+        [streamId, owner, leaseMs, fence ?? null],
       );
       return rowCount > 0;
+    },
+    unservedWork: async (options) => {
+      assertFindWorkOptions(options);
+      if (options.limit === 0) return [];
+      const { rows } = await query<FoundRow & { since: Date }>(
+        'finding unserved work',
+        unservedSql(names),
+        [options.agents, options.limit],
+      );
+      return rows.map(toWorkItem);
     },
     heartbeat: async (worker: WorkerInfo) => {
       await query(
         `the heartbeat of worker ${worker.id}`,
-        `INSERT INTO ${names.workers} (id, host, pid, started_at, heartbeat_at, runs)
-         VALUES ($1, $2, $3, now(), now(), $4::json)
+        `INSERT INTO ${names.workers} (id, host, pid, started_at, heartbeat_at, runs, agents)
+         VALUES ($1, $2, $3, now(), now(), $4::json, $5::json)
          ON CONFLICT (id) DO UPDATE SET host = excluded.host, pid = excluded.pid,
-           heartbeat_at = excluded.heartbeat_at, runs = excluded.runs`,
-        [worker.id, worker.host, worker.pid, JSON.stringify(worker.runs)],
+           heartbeat_at = excluded.heartbeat_at, runs = excluded.runs, agents = excluded.agents`,
+        [
+          worker.id,
+          worker.host,
+          worker.pid,
+          JSON.stringify(worker.runs),
+          worker.agents === undefined ? null : JSON.stringify(worker.agents),
+        ],
       );
     },
     retire: async (workerId) => {
@@ -128,7 +113,7 @@ export function createPostgresWorkIndex(
     listWorkers: async (options) => {
       const { rows } = await query<WorkerRow>(
         'listing the workers',
-        `SELECT id, host, pid, started_at, heartbeat_at, runs FROM ${names.workers}
+        `SELECT id, host, pid, started_at, heartbeat_at, runs, agents FROM ${names.workers}
          WHERE $1::bigint IS NULL OR heartbeat_at >= now() - $1::bigint * interval '1 millisecond'
          ORDER BY started_at, id`,
         [options?.withinMs ?? null],
@@ -140,10 +125,11 @@ export function createPostgresWorkIndex(
         startedAt: isoTime(row.started_at),
         heartbeatAt: isoTime(row.heartbeat_at),
         runs: row.runs,
+        ...(row.agents === null ? {} : { agents: row.agents }),
       }));
     },
     workOf: async (streamIds) => {
-      const columns = 'stream_id, status, agent, owner, lease_until';
+      const columns = 'stream_id, status, agent, owner, lease_until, fence';
       const { rows } =
         streamIds === undefined
           ? await query<WorkRow>(
@@ -167,5 +153,6 @@ function toWorkState(row: WorkRow): WorkState {
     ...(row.agent === null ? {} : { agent: row.agent }),
     ...(row.owner === null ? {} : { owner: row.owner }),
     ...(row.lease_until === null ? {} : { leaseUntil: isoTime(row.lease_until) }),
+    ...(row.fence === null ? {} : { fence: Number(row.fence) }),
   };
 }

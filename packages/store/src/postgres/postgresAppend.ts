@@ -6,11 +6,18 @@ import {
   assertValidStreamId,
   decideAppend,
 } from '@agentlog/core/store-kit';
-import type { AppendResult, ExpectedRevision, NewStreamEvent, WorkEntry } from '@agentlog/core';
-import { assertValidWorkEntry, needsWorkNow } from '@agentlog/core/store-kit';
+import type { AppendOptions, AppendResult, ExpectedRevision, NewStreamEvent } from '@agentlog/core';
+import {
+  assertFenceOptions,
+  assertValidWorkEntry,
+  judgeFence,
+  needsWorkNow,
+} from '@agentlog/core/store-kit';
 import { asStoreError, guardStore, storeUnavailable, streamWhere } from '../storeErrors.js';
 import { inTransaction, UncertainCommit, withPooledClient } from './postgresClient.js';
+import { lockRun, locksRun } from './postgresRunLock.js';
 import type { PostgresNames } from './postgresSchema.js';
+import { writeWorkEntry } from './postgresWorkEntry.js';
 import type { PostgresDurability, PostgresStoreContext } from './postgresStoreContext.js';
 
 /**
@@ -32,28 +39,38 @@ interface SerializedEvent {
 
 /**
  * Appends `events` to a stream of a PostgreSQL store (its `appendToStream`), in one transaction,
- * with the stream's work-index entry when `work` is given (SPEC WRK-6). A collision with a
- * concurrent append is retried against the new state of the stream.
+ * with the stream's work-index entry when `options.work` is given (SPEC WRK-6), its claim or
+ * fencing token judged by `judgeFence` on the stream's work row, locked for the transaction and
+ * on the server's clock (SPEC WRK-4, WRK-8). A collision with a concurrent append is retried
+ * against the new state of the stream.
  */
 export async function postgresAppend(
   context: PostgresStoreContext,
   streamId: string,
   events: readonly NewStreamEvent[],
-  expectedRevision: ExpectedRevision | undefined,
-  work?: WorkEntry,
-  durable = false,
+  options: AppendOptions | undefined,
 ): Promise<AppendResult> {
+  const expectedRevision = options?.expectedRevision;
   assertValidStreamId(streamId);
   assertPostgresText(streamId);
   assertValidExpectedRevision(expectedRevision);
   assertValidNewEvents(events);
-  if (work !== undefined) assertValidWorkEntry(streamId, work);
+  if (options?.work !== undefined) assertValidWorkEntry(streamId, options.work);
+  if (options !== undefined) assertFenceOptions(streamId, options);
   const serialized = events.map((event, index) => serialize(event, index));
   const where = streamWhere(context.label, streamId);
   await guardStore(where, 'the append failed', context.ready);
+  const append: Append = {
+    streamId,
+    events: serialized,
+    expectedRevision,
+    options: options ?? { expectedRevision },
+    locks: locksRun(events, options),
+    judged: events,
+  };
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await appendOnce(context, streamId, serialized, expectedRevision, work, durable);
+      return await appendOnce(context, append);
     } catch (error) {
       if (error instanceof UncertainCommit) {
         throw storeUnavailable(
@@ -88,20 +105,32 @@ function serialize(event: NewStreamEvent, index: number): SerializedEvent {
   };
 }
 
+/** One append as `appendOnce` tries it. */
+interface Append {
+  readonly streamId: string;
+  readonly events: readonly SerializedEvent[];
+  readonly expectedRevision: ExpectedRevision;
+  readonly options: AppendOptions;
+  /** Whether it locks the stream's run first (`locksRun`). */
+  readonly locks: boolean;
+  /** The events as offered, for `judgeFence`. */
+  readonly judged: readonly NewStreamEvent[];
+}
+
 /**
- * One try, in one transaction: read the stream's state, check the expectation, insert. Throws a
- * retryable error when the insert collides with an append that committed meanwhile.
+ * One try, in one transaction: lock the stream's run when the append is judged on it, read the
+ * stream's state, check the expectation and the fence, insert. Throws a retryable error when the
+ * insert collides with an append that committed meanwhile.
  */
-function appendOnce(
-  context: PostgresStoreContext,
-  streamId: string,
-  events: readonly SerializedEvent[],
-  expectedRevision: ExpectedRevision,
-  work: WorkEntry | undefined,
-  durable: boolean,
-): Promise<AppendResult> {
+function appendOnce(context: PostgresStoreContext, append: Append): Promise<AppendResult> {
   const { pool, names } = context;
-  return transaction(pool, beginStatement(context.durability, durable), async (client) => {
+  const { streamId, events, expectedRevision, options } = append;
+  const { work } = options;
+  const begin = beginStatement(context.durability, options.durable === true);
+  return transaction(pool, begin, async (client) => {
+    // Locked before the revision is read: an append that waited for the lock sees what the
+    // holder wrote.
+    const run = append.locks ? await lockRun(client, names, streamId) : undefined;
     const last = await lastRevision(client, names, streamId);
     const ids = [...new Set(events.map((event) => event.eventId))];
     const known = new Map<string, number>();
@@ -118,9 +147,12 @@ function appendOnce(
       events.map((event) => event.eventId),
       expectedRevision,
     );
-    if (decision.kind === 'conflict') throw decision.error;
     if (decision.kind === 'alreadyStored')
       return { nextExpectedRevision: decision.nextExpectedRevision };
+    // The run's fence is judged before the revision: a stale holder learns it lost the run.
+    const claims =
+      run !== undefined && judgeFence(streamId, run.entry, append.judged, options, run.now);
+    if (decision.kind === 'conflict') throw decision.error;
     const fresh = decision.indexes.map((index) => events[index] as SerializedEvent);
 
     // Under READ COMMITTED the reads above do not lock anything: the unique (stream_id, revision)
@@ -141,7 +173,8 @@ function appendOnce(
         fresh.map((event) => event.metadata),
       ],
     );
-    if (work !== undefined) await writeWorkEntry(client, names, streamId, work);
+    if (work !== undefined)
+      await writeWorkEntry(client, names, streamId, work, claims ? decision.firstRevision : null);
     // Delivered to listeners when the transaction commits, never for a rolled-back append. An
     // entry that makes the stream need work wakes the workers too (a lapsed lease cannot notify:
     // workers poll for those).
@@ -166,38 +199,6 @@ export function beginStatement(durability: PostgresDurability, durable: boolean)
   return durability === 'sideEffects' && !durable
     ? 'BEGIN; SET LOCAL synchronous_commit TO OFF'
     : 'BEGIN';
-}
-
-/**
- * Upserts the stream's work-index entry, in the append's transaction, by the server's clock (the
- * transaction's `now()`): `since` changes only when the status does; a running stream's owner and
- * lease end are set from `work`, and cleared in any other status (SPEC WRK-4, WRK-6).
- */
-async function writeWorkEntry(
-  client: PoolClient,
-  names: PostgresNames,
-  streamId: string,
-  work: WorkEntry,
-): Promise<void> {
-  const running = work.status === 'running';
-  await client.query(
-    `INSERT INTO ${names.work} AS w (stream_id, status, agent, owner, lease_until, since, updated)
-     VALUES ($1, $2, $3, $4, now() + $5::bigint * interval '1 millisecond', now(), now())
-     ON CONFLICT (stream_id) DO UPDATE SET
-       since = CASE WHEN w.status = excluded.status THEN w.since ELSE excluded.since END,
-       status = excluded.status,
-       agent = coalesce(excluded.agent, w.agent),
-       owner = excluded.owner,
-       lease_until = excluded.lease_until,
-       updated = excluded.updated`,
-    [
-      streamId,
-      work.status,
-      work.agent ?? null,
-      running ? (work.owner ?? null) : null,
-      running && work.leaseMs !== undefined ? work.leaseMs : null,
-    ],
-  );
 }
 
 /**

@@ -2,13 +2,15 @@ import type { Pool, PoolClient } from 'pg';
 import { pg } from './pgDriver.js';
 import { AgentlogError } from '@agentlog/core';
 import { inTransaction, UncertainCommit, withPooledClient } from './postgresClient.js';
+import { addFenceColumns, addWaitingStatus, createWorkTables } from './postgresWorkTables.js';
 
 /**
  * The version of the tables this code writes and reads; stored in the schema's `meta` table.
- * Version 2 added the work index (`work`, `workers`); version 3 added the `waiting` status to it.
- * An older schema is brought up to date on first use (`ensurePostgresSchema`).
+ * Version 2 added the work index (`work`, `workers`); version 3 added the `waiting` status to it;
+ * version 4 the fencing token of a stream's claim (`work.fence`) and the agent names of a worker
+ * (`workers.agents`). An older schema is brought up to date on first use (`ensurePostgresSchema`).
  */
-export const postgresSchemaVersion = 3;
+export const postgresSchemaVersion = 4;
 
 /** The schema the store uses when none is given. */
 export const defaultPostgresSchema = 'agentlog';
@@ -114,7 +116,8 @@ async function createSchema(client: PoolClient, names: PostgresNames): Promise<v
       );
     }
     // From version 1, the statements below add the work index; from version 2, `addWaitingStatus`
-    // allows `waiting`. The events stay as they are.
+    // allows `waiting`; from version 3, `addFenceColumns` adds the fence. The events stay as they
+    // are.
   }
   // `position` orders streams by creation (listStreams); the JSON columns keep the text exactly as
   // written (unlike jsonb, which reorders keys), so events read back byte for byte.
@@ -134,69 +137,11 @@ async function createSchema(client: PoolClient, names: PostgresNames): Promise<v
     `CREATE INDEX IF NOT EXISTS events_stream_starts ON ${names.events} (position) WHERE revision = 0`,
   );
   await createWorkTables(client, names);
-  if (version !== undefined && version < postgresSchemaVersion)
-    await addWaitingStatus(client, names);
+  if (version !== undefined && version < 3) await addWaitingStatus(client, names);
+  if (version !== undefined && version < 4) await addFenceColumns(client, names);
   await client.query(
     `INSERT INTO ${names.meta} (key, value) VALUES ('schemaVersion', $1)
      ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
     [String(postgresSchemaVersion)],
   );
-}
-
-/**
- * The work index (SPEC WRK-6): one row per stream that an append with a `work` entry wrote, times
- * by the server's clock. The partial indexes hold only the rows that need work or hold a lease, so
- * finding work never reads a finished stream's row. And the workers' heartbeats.
- */
-async function createWorkTables(client: PoolClient, names: PostgresNames): Promise<void> {
-  await client.query(`
-    CREATE TABLE IF NOT EXISTS ${names.work} (
-      stream_id text PRIMARY KEY,
-      status text NOT NULL CONSTRAINT work_status_check
-        CHECK (status IN ('requested', 'ready', 'running', 'waiting', 'idle')),
-      agent text,
-      owner text,
-      lease_until timestamptz,
-      since timestamptz NOT NULL,
-      updated timestamptz NOT NULL
-    )`);
-  await client.query(
-    `CREATE INDEX IF NOT EXISTS work_waiting ON ${names.work} (since)
-     WHERE status IN ('requested', 'ready')`,
-  );
-  await client.query(
-    `CREATE INDEX IF NOT EXISTS work_leases ON ${names.work} (lease_until) WHERE status = 'running'`,
-  );
-  await client.query(`
-    CREATE TABLE IF NOT EXISTS ${names.workers} (
-      id text PRIMARY KEY,
-      host text NOT NULL,
-      pid integer NOT NULL,
-      started_at timestamptz NOT NULL,
-      heartbeat_at timestamptz NOT NULL,
-      runs json NOT NULL
-    )`);
-}
-
-/**
- * Version 2 to 3, under the schema lock: the work table's status check is dropped and added again
- * with `waiting` (idempotent: `work_status_check` is the name PostgreSQL gave it and the one
- * version 3 gives it). Version 2 wrote `idle` for a stream that waits for a person; such a row
- * becomes `waiting` when the stream's last run start or stop is a stop for feedback, so the inbox
- * finds it. A row this judges wrongly costs the inbox one fold, and the stream's next append
- * rewrites it.
- */
-async function addWaitingStatus(client: PoolClient, names: PostgresNames): Promise<void> {
-  await client.query(`ALTER TABLE ${names.work} DROP CONSTRAINT IF EXISTS work_status_check`);
-  await client.query(
-    `ALTER TABLE ${names.work} ADD CONSTRAINT work_status_check
-     CHECK (status IN ('requested', 'ready', 'running', 'waiting', 'idle'))`,
-  );
-  await client.query(`
-    UPDATE ${names.work} AS work SET status = 'waiting'
-    WHERE work.status = 'idle' AND (
-      SELECT events.data->'reason'->>'kind' FROM ${names.events} AS events
-      WHERE events.stream_id = work.stream_id AND events.type IN ('AgentStopped', 'RunStarted')
-      ORDER BY events.revision DESC LIMIT 1
-    ) = 'feedbackRequired'`);
 }
