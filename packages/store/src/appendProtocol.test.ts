@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest';
 // (decideAppend.test.ts) and proved in every store by the conformance suite.
 const appends = {
   'in memory': '../../core/src/store/inMemoryEventStore.ts',
-  SQLite: './sqlite/createSqliteEventStore.ts',
+  SQLite: './sqlite/createSqliteAppendWrite.ts',
   PostgreSQL: './postgres/postgresAppend.ts',
   KurrentDB: './kurrent/createKurrentEventStore.ts',
 };

@@ -24,7 +24,9 @@ export function claimRun(
   // A lease of 0 ms (a crashed run may be resumed at once) still needs a claim the store accepts.
   const leaseMs = Math.max(1, settings.runLeaseMs);
   const work = config.store.work;
-  if (work === undefined) {
+  // A lease of 0 ms holds nothing to renew: another process may claim the run at any moment,
+  // and the store's fence alone keeps this run from appending after it did.
+  if (work === undefined || settings.runLeaseMs === 0) {
     writer.claimNext({ owner, leaseMs });
     return { signal: callerSignal, stop: () => undefined };
   }

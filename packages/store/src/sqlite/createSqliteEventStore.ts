@@ -1,3 +1,4 @@
+import { machineClock } from './machineClock.js';
 import { durabilities, synchronousLevel, type SqliteDurability } from './synchronousLevel.js';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
@@ -73,8 +74,9 @@ export interface SqliteEventStoreOptions {
    */
   readonly busyTimeoutMs?: number;
   /**
-   * The store's clock, which judges the leases of the work index (SPEC WRK-4): the local clock by
-   * default, since every process sharing a SQLite file runs on one machine. For tests.
+   * The store's clock, which judges the leases of the work index (SPEC WRK-4). Default: the
+   * machine's clock (`machineClock`: boot time plus time since boot), which every process sharing
+   * the file reads alike, whatever its own time of day says. For tests.
    */
   readonly clock?: () => Date;
 }
@@ -158,7 +160,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions = {}): S
   // Read-write, the connection never changes.
   const db = connection.current();
 
-  const clock = options.clock ?? (() => new Date());
+  const clock = options.clock ?? machineClock();
   // Read-write, the schema is the current one (openAgentlogDatabase migrated it); read-only, it
   // may be older, and nothing is written.
   const workWrites = readonly ? undefined : prepareSqliteWorkWrites(db);
