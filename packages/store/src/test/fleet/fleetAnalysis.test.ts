@@ -149,7 +149,9 @@ describe('the judge of the fleet chaos test (WRK-4, WRK-8, TOOL-7)', () => {
       unfoldable: 0,
       unattributed: 0,
     });
-    expect(report.details.doubleEffects[0]).toContain('101 charged after another worker claimed');
+    expect(report.details.doubleEffects[0]).toContain(
+      'charge 1 (by 101) came after another worker had claimed the run',
+    );
     expect(failuresOf(report)).toEqual([
       expect.stringMatching(
         /^1 takeovers of a live owner: fleet-001 r\d+: w2-102 took the run of live w1-101/,

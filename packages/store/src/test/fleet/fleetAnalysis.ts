@@ -99,8 +99,8 @@ export interface FleetFigures {
   /**
    * Second charges TOOL-7 allows: the earlier charger held the run when it charged and never
    * recorded the outcome (it was killed, stopped, or could not reach the store), the loop re-asked,
-   * a person approved again, the later charger held the run too, and no live owner's run was taken
-   * in between.
+   * a person approved again, the later charger held the run too, and the earlier charger's run was
+   * not taken from it while it lived (a takeover of a live owner is what keeps it from recording).
    */
   readonly toolReruns: number;
   /** Finished streams whose charge left no effect line. */
@@ -169,10 +169,12 @@ export function analyseFleet(logs: FleetLogs): FleetReport {
     if (killed !== undefined && killed <= at) return 'ownerKilled';
     const exited = exitedAt.get(pid);
     if (exited !== undefined && exited <= at) return 'ownerExited';
+    // A pause or an outage excuses a takeover within a lease of its end, of a run its owner held
+    // before that end (a run claimed afterwards has a lease of its own).
+    const covers = (from: number, to: number | undefined): boolean =>
+      from <= at && at <= (to ?? Infinity) + margin && claimedAt <= (to ?? Infinity);
     for (const pause of logs.pauses) {
-      if (pause.pid !== pid) continue;
-      if (pause.stoppedAt <= at && at <= (pause.continuedAt ?? Infinity) + margin)
-        return 'ownerPaused';
+      if (pause.pid === pid && covers(pause.stoppedAt, pause.continuedAt)) return 'ownerPaused';
     }
     const gaveUp = logs.notes.some(
       (note) =>
@@ -184,7 +186,7 @@ export function analyseFleet(logs: FleetLogs): FleetReport {
     );
     if (gaveUp) return 'ownerGaveUp';
     for (const outage of logs.outages) {
-      if (outage.downAt <= at && at <= (outage.upAt ?? Infinity) + margin) return 'storeDown';
+      if (covers(outage.downAt, outage.upAt)) return 'storeDown';
     }
     return undefined;
   };
@@ -288,11 +290,13 @@ export function analyseFleet(logs: FleetLogs): FleetReport {
     const holderAt = (at: number): number | undefined =>
       claims.filter((claim) => claim.at <= at).at(-1)?.pid;
     const stale = (charge: EffectEntry): boolean => holderAt(charge.at) !== charge.pid;
-    const liveTakeoverWithin = (from: number, to: number): boolean =>
+    /** A live owner's run was taken from `pid` between `from` and `to`: it could record nothing. */
+    const takenFromLive = (pid: number, from: number, to: number): boolean =>
       takeovers.some(
         (takeover) =>
           takeover.streamId === streamId &&
           takeover.excuse === undefined &&
+          takeover.from.pid === pid &&
           takeover.at >= from &&
           takeover.at <= to,
       );
@@ -310,18 +314,24 @@ export function analyseFleet(logs: FleetLogs): FleetReport {
           (event.data as { toolCallId?: string }).toolCallId === charge.toolCallId,
       );
       const why = [
-        ...(stale(charge) ? [`${charge.pid} charged after another worker claimed the run`] : []),
-        ...(stale(earlier) ? [`${earlier.pid} charged after another worker claimed the run`] : []),
-        ...(recorded ? [`${earlier.pid} had recorded the outcome of its charge`] : []),
-        ...(approvals < index + 1 ? [`only ${approvals} approval(s)`] : []),
-        ...(liveTakeoverWithin(earlier.at, charge.at)
-          ? ["a live owner's run was taken in between"]
+        ...(stale(charge)
+          ? [`charge ${index + 1} (by ${charge.pid}) came after another worker had claimed the run`]
+          : []),
+        ...(stale(earlier)
+          ? [`charge ${index} (by ${earlier.pid}) came after another worker had claimed the run`]
+          : []),
+        ...(recorded ? [`${earlier.pid} had recorded the outcome of charge ${index}`] : []),
+        ...(approvals < index + 1
+          ? [`only ${approvals} approval(s) for ${index + 1} charges`]
+          : []),
+        ...(takenFromLive(earlier.pid, earlier.at, charge.at)
+          ? [`its run was taken from ${earlier.pid}, live, after charge ${index}`]
           : []),
       ];
       if (why.length === 0) toolReruns += 1;
       else
         doubleEffects.push(
-          `${streamId}: charged by ${charges.map((entry) => entry.pid).join(', ')}; charge ${index + 1}: ${why.join(', ')}`,
+          `${streamId}: charged by ${charges.map((entry) => entry.pid).join(', ')}; ${why.join(', ')}`,
         );
     }
   }
