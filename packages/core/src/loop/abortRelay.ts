@@ -1,3 +1,5 @@
+import { isLeaseLost } from '../errors/fenceErrors.js';
+
 /**
  * How the run's abort reaches the tools of a batch (SPEC LOOP-10 with TOOL-7, WRK-5): through a
  * signal of the batch's own, aborted only once the batch has noted which calls had finished.
@@ -9,7 +11,8 @@
  * arrived, notes which calls have settled, and only then aborts the tools' signal: a call settled
  * by then finished before any tool could hear of the abort, and a call that settles later is one
  * the abort cut off. Tools that honour `context.signal` are judged right whatever order they
- * settle in; a tool that listens to the caller's signal directly is not covered.
+ * settle in; a tool that listens to the caller's signal directly is not covered. A run that lost
+ * its lease is the exception: its tools hear it at once, since nothing of the run is recorded.
  */
 export class AbortRelay {
   readonly #run: AbortSignal;
@@ -67,6 +70,13 @@ export class AbortRelay {
   }
 
   readonly #onAbort = (): void => {
+    if (isLeaseLost(this.#run.reason)) {
+      // The run lost the stream (SPEC WRK-4, WRK-8): it records nothing more, so no outcome is
+      // waited for, and a tool about to commit a side effect must hear it before it does.
+      this.#finished = [...this.#settled];
+      this.#relay();
+      return;
+    }
     // A timer, not a microtask: it runs only once the results already on their way have arrived.
     this.#timer = setTimeout(() => {
       this.#timer = undefined;

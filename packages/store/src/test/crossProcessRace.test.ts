@@ -89,7 +89,7 @@ async function expectOneWinner(
 }
 
 describe('two OS processes race to resume one waiting stream', () => {
-  it('RES-3 on SQLite: exactly one run completes, the store refuses the other's claim (RunOwnedError, WRK-4) and it appends nothing; the tool ran once', async () => {
+  it('RES-3 on SQLite: exactly one run completes, the store refuses the other claim (RunOwnedError, WRK-4) and it appends nothing; the tool ran once', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'agentlog-race-'));
     const path = join(dir, 'agentlog.db');
     const counterFile = join(dir, 'deploys.txt');
@@ -105,7 +105,7 @@ describe('two OS processes race to resume one waiting stream', () => {
   }, 30_000);
 
   it.skipIf(postgresUrl === undefined)(
-    'RES-3 on PostgreSQL: exactly one run completes, the store refuses the other's claim (RunOwnedError, WRK-4) and it appends nothing; the tool ran once (skipped without AGENTLOG_POSTGRES_URL)',
+    'RES-3 on PostgreSQL: exactly one run completes, the store refuses the other claim (RunOwnedError, WRK-4) and it appends nothing; the tool ran once (skipped without AGENTLOG_POSTGRES_URL)',
     async () => {
       const dir = await mkdtemp(join(tmpdir(), 'agentlog-race-'));
       const counterFile = join(dir, 'deploys.txt');

@@ -14,6 +14,7 @@ import {
   type EventStore,
   type Tool,
 } from '@agentlog/core';
+import { runWithChannel } from '@agentlog/core/replay-kit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { analyseFleet, failuresOf, type FleetLogs, type KillEntry } from './fleetAnalysis.js';
 import {
@@ -55,7 +56,7 @@ afterEach(async () => {
 
 /**
  * The first worker runs the stream up to its charge, which charges and then hangs; the second
- * takes the run over (`leaseLapsed`), the loop re-asks (TOOL-7), the reviewer approves, and the
+ * takes the run over once its lease lapsed by the store's clock, the loop re-asks (TOOL-7), the reviewer approves, and the
  * second worker charges and finishes the run. `chargeFirstAfterTakeover` moves the first charge
  * after the takeover: the first worker then charges a run it no longer holds.
  */
@@ -67,7 +68,9 @@ async function takeover(chargeFirstAfterTakeover: boolean): Promise<{
   dir = await mkdtemp(join(tmpdir(), 'agentlog-fleet-analysis-'));
   const file = join(dir, 'appends.jsonl');
   await writeFile(file, '');
-  const store = createInMemoryEventStore();
+  // The store's clock: moved past the first worker's lease for the takeover (SPEC WRK-4).
+  let offsetMs = 0;
+  const store = createInMemoryEventStore({ clock: () => new Date(Date.now() + offsetMs) });
   const as = (slot: string): EventStore => loggingStore(store, file, slot);
   const effects: EffectEntry[] = [];
   const approve = () =>
@@ -87,9 +90,11 @@ async function takeover(chargeFirstAfterTakeover: boolean): Promise<{
 
   const firstTool = charge(first.pid, effects, entered, hang);
   const firstAgent = await build('w1', firstTool);
-  await firstAgent.run({ worker: first });
+  await firstAgent[runWithChannel]('run', undefined, {}, { worker: first });
   await approve();
-  const firstRun = firstAgent.run({ worker: first }).catch(() => undefined);
+  const firstRun = firstAgent[runWithChannel]('run', undefined, {}, { worker: first }).catch(
+    () => undefined,
+  );
   await inCharge;
   if (chargeFirstAfterTakeover) effects.pop();
 
@@ -98,7 +103,10 @@ async function takeover(chargeFirstAfterTakeover: boolean): Promise<{
     charge(second.pid, effects, () => undefined, Promise.resolve()),
   );
   const takenAt = monotonicMs();
-  await secondAgent.run({ worker: second, leaseLapsed: true }).catch(() => undefined);
+  offsetMs += 10 * 60_000;
+  await secondAgent[runWithChannel]('run', undefined, {}, { worker: second }).catch(
+    () => undefined,
+  );
   if (chargeFirstAfterTakeover)
     effects.push({ streamId, toolCallId: chargeCallId, pid: first.pid, at: monotonicMs() });
   const firstChargedAt = effects[0]?.at ?? 0;
@@ -107,7 +115,7 @@ async function takeover(chargeFirstAfterTakeover: boolean): Promise<{
     'w2',
     charge(second.pid, effects, () => undefined, Promise.resolve()),
   );
-  await finisher.run({ worker: second });
+  await finisher[runWithChannel]('run', undefined, {}, { worker: second });
   // The first worker's charge returns now; its outcome meets the second's events and is refused.
   release();
   await firstRun;
