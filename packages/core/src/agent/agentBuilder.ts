@@ -283,8 +283,8 @@ export class AgentBuilder {
       ((toolCall, context) => invokeTool(tools.get(toolCall.name), context, toolCall));
     return this.create(
       options,
-      new StreamWriter(store, streamId, clock, ids, state, modelSecrets(model), (folded) =>
-        workEntry(folded, settings),
+      new StreamWriter(store, streamId, clock, ids, state, modelSecrets(model), (folded, owner) =>
+        workEntry(folded, settings, owner),
       ),
       new RequestFingerprinter(fingerprints),
       runTool,

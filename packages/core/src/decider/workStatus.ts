@@ -33,17 +33,19 @@ export function workStatus(
 
 /**
  * The work-index entry an append writes with its events (SPEC WRK-6): the status, the registered
- * agent name, and while running the worker that holds the run and its lease.
+ * agent name, and while running who holds the run (`owner`, the claim's owner, else the worker
+ * that took it) and its lease.
  */
 export function workEntry(
   state: AgentState,
   settings: Pick<DeciderSettings, 'systemPrompt' | 'stopOnAssistant' | 'runLeaseMs'>,
+  owner: string | undefined = state.worker?.id,
 ): WorkEntry {
   const status = workStatus(state, settings);
   return {
     status,
     ...(state.agent === undefined ? {} : { agent: state.agent }),
-    ...(status === 'running' && state.worker !== undefined ? { owner: state.worker.id } : {}),
+    ...(status === 'running' && owner !== undefined ? { owner } : {}),
     ...(status === 'running' ? { leaseMs: settings.runLeaseMs } : {}),
   };
 }

@@ -52,7 +52,7 @@ export class StreamWriter {
      * Where the stream stands for the workers after an append (SPEC WRK-6), written with it;
      * `undefined` leaves the stream's index entry as it is.
      */
-    private readonly work?: (state: AgentState) => WorkEntry | undefined,
+    private readonly work?: (state: AgentState, owner?: string) => WorkEntry | undefined,
   ) {
     this.#committed = state;
     this.#state = state;
@@ -274,12 +274,8 @@ export class StreamWriter {
    * stream is owned by the claim's owner (a worker, or this agent's process).
    */
   #workOf(state: AgentState, claimer?: string): { readonly work?: WorkEntry } {
-    const work = this.work?.(state);
-    if (work === undefined) return {};
-    const owner = claimer ?? this.#held?.owner;
-    return work.status === 'running' && owner !== undefined
-      ? { work: { ...work, owner } }
-      : { work };
+    const work = this.work?.(state, claimer ?? this.#held?.owner);
+    return work === undefined ? {} : { work };
   }
 
   /**
