@@ -17,7 +17,7 @@ const coreLayers = [
   ['loop'],
   ['tools', 'commands', 'worker'],
   ['agent'],
-  ['openai', 'otel', 'testing', 'storeKit'],
+  ['openai', 'otel', 'testing', 'storeKit', 'replayKit'],
 ];
 
 /** One config per layer: what lies above it (and its peers) is a restricted import there. */

@@ -42,7 +42,7 @@ export class Agent implements AgentHandle {
   readonly #scope: RunScope;
   readonly #context: CallerContext;
   readonly #runWrappers: readonly RunWrapper[];
-  /** In-process guard only: another process is fenced by the stream revision (SPEC RES-3). */
+  /** In-process guard only: another process is fenced by the store's claim (SPEC WRK-4, WRK-8). */
   #running = false;
 
   /** Starts a builder with the default `stop` tool (SPEC STOP-1). */

@@ -22,9 +22,10 @@ export interface FeedbackAuthor {
 export interface AgentContext {
   readonly streamId: string;
   /**
-   * The run's abort signal, when the caller gave one (SPEC LOOP-10): a tool should stop on it. A
-   * tool of a batch gets the abort through the batch, a moment after the caller's signal fired,
-   * once the batch noted which calls had finished: those keep their outcomes.
+   * The run's abort signal (SPEC LOOP-10): the caller's, joined with the run's lease (WRK-4) on a
+   * store that keeps leases; a tool should stop on it. A tool of a batch gets the caller's abort
+   * through the batch, a moment after the caller's signal fired, once the batch noted which calls
+   * had finished: those keep their outcomes. A lost lease reaches it at once.
    */
   readonly signal?: AbortSignal | undefined;
   /** Records a person's decision on an open tool call. */

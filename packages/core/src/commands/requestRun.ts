@@ -16,8 +16,8 @@ export interface RunRequestOptions extends OutsideOptions {
 /**
  * Records that a run is wanted (SPEC WRK-1): appends `RunRequested` with the registered agent
  * name, and the store's work index lists the stream as `requested`, so a worker that has the
- * agent takes it, first in, first out. No agent needs to be in memory. Refused while a run holds
- * the stream (`ConcurrencyError`) or a request is pending (`alreadyRunning`), for an input that is
+ * agent takes it, first in, first out. No agent needs to be in memory. Refused while a run is in
+ * progress or a request is pending (`alreadyRunning`), for an input that is
  * not a text (`invalidConfiguration`), and without input when there is nothing to run
  * (`nothingToRun`); nothing is written then.
  */

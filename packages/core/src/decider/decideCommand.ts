@@ -95,6 +95,7 @@ export function decideCommand(
     case 'recordDecision':
       return [decision(state, command)];
     case 'consumeDecision':
+      if (foreignRunInProgress(state, context)) throw inProgress(settings, 'a decision is read');
       return state.feedback[command.toolCallId] === undefined
         ? []
         : [{ type: 'FeedbackConsumed', data: { toolCallId: command.toolCallId } }];
@@ -103,15 +104,21 @@ export function decideCommand(
     case 'requestStop':
       return [stopRequest(state, settings, command)];
     case 'addSummary':
-      if (foreignRunInProgress(state, context)) {
-        // Its next append would meet the summary and fail: a history changes under one run only.
-        throw new AgentError(
-          'alreadyRunning',
-          `stream ${settings.streamId} has a run in progress in another process; a summary is added when no run is in progress (stop it first); nothing was written`,
-        );
-      }
+      // Its next append would meet the summary and fail: a history changes under one run only.
+      if (foreignRunInProgress(state, context)) throw inProgress(settings, 'a summary is added');
       return [{ type: 'SummaryAdded', data: { text: command.text } }];
   }
+}
+
+/**
+ * The refusal of a command that another process's run in progress would not fold in: its next
+ * append would meet the command's event and fail (only decisions and stop requests are folded in).
+ */
+function inProgress(settings: DeciderSettings, what: string): AgentError {
+  return new AgentError(
+    'alreadyRunning',
+    `stream ${settings.streamId} has a run in progress in another process; ${what} when no run is in progress (stop it first); nothing was written`,
+  );
 }
 
 /**
@@ -228,9 +235,9 @@ function decision(
 }
 
 /**
- * A run request (SPEC WRK-1): refused while a run of this process holds the stream or a request
- * is pending, and when it would have nothing to run. One that meets another process's run waits
- * in the index until that run ends or its lease lapses by the store's clock (SPEC WRK-4).
+ * A run request (SPEC WRK-1): refused while a run holds the stream (that run would not fold the
+ * request in; a run whose process died is listed for the workers by its lapsed lease anyway) or a
+ * request is pending, and when it would have nothing to run.
  */
 function runRequest(
   state: AgentState,
@@ -256,7 +263,11 @@ function runRequest(
       `stream ${settings.streamId} already has a requested run that no worker started yet; nothing was written`,
     );
   }
-  if (context.inRun === true || (context.ownRun && state.status === 'running')) {
+  if (
+    context.inRun === true ||
+    (context.ownRun && state.status === 'running') ||
+    foreignRunInProgress(state, context)
+  ) {
     throw new AgentError(
       'alreadyRunning',
       `stream ${settings.streamId} has a run in progress; nothing was written`,

@@ -16,7 +16,10 @@ export interface WorkEntry {
   readonly status: WorkStatus;
   /** The registered agent name the stream runs under (`RunRequested.agent`), if it has one. */
   readonly agent?: string;
-  /** While `running`: the worker that holds the run (`RunStarted.worker.id`), if a worker does. */
+  /**
+   * While `running`: who holds the run: the owner of its claim (a worker's id, or the owner id of
+   * an agent that runs in a process of its own).
+   */
   readonly owner?: string;
   /**
    * While `running`: how long the run is leased, counted by the store's clock from this append
@@ -69,8 +72,9 @@ export interface WorkState {
 /**
  * The index of streams that need work (SPEC WRK-6), kept by a store in the same transaction as the
  * events, so finding work costs what the work costs, not what the store holds. Leases are judged
- * on the store's clock, never a worker's (SPEC WRK-4). Who owns a run is never decided here: a
- * worker takes a run by appending at the expected revision (SPEC WRK-3).
+ * on the store's clock, never a worker's (SPEC WRK-4). Who owns a run is decided by the append
+ * that claims it (`AppendOptions.claim`), judged by the store against this index in the same
+ * transaction (SPEC WRK-3, WRK-4, WRK-8).
  */
 export interface WorkIndex {
   /** The store's clock. */

@@ -55,12 +55,12 @@ describe('the workers’ rules (SPEC WRK)', () => {
       .given([requested])
       .when({ kind: 'requestRun', agent: 'writer', input: 'more' })
       .thenThrows('alreadyRunning', 'already has a requested run');
-    // Another process's run: the request is recorded and waits in the index until that run ends
-    // or its lease lapses by the store's clock (SPEC WRK-4); the decider judges no lease.
+    // Another process's run would not fold the request in: refused, live or crashed (a crashed
+    // run is listed for the workers by its lapsed lease without a request).
     DeciderSpec.for()
       .given(waitingForApproval.slice(0, 4))
       .when({ kind: 'requestRun', agent: 'writer', input: 'more' })
-      .then([{ type: 'RunRequested', data: { agent: 'writer', input: 'more' } }]);
+      .thenThrows('alreadyRunning', 'has a run in progress');
     DeciderSpec.for()
       .given([])
       .when({ kind: 'requestRun', agent: 'writer' })

@@ -16,9 +16,8 @@ export const requestCommand: CliCommand = {
         'Records that a run is wanted, from this process: appends a RunRequested event with the ' +
           'registered agent name, the run\u2019s text and who asked, and the store\u2019s work index ' +
           'lists the stream as requested, so a worker that has the agent takes it (agentlog worker); ' +
-          'one that meets a run in progress waits until that run ends or its lease lapses. Nothing ' +
-          'is written while another request waits, without --input when the stream has nothing to ' +
-          'run, and on a store without a work index.',
+          'nothing is written while a run is in progress or another request waits, without --input ' +
+          'when the stream has nothing to run, and on a store without a work index.',
       )
       .argument('<stream>', 'the stream the run is for; a new id starts a new stream')
       .option('--agent <name>', 'the registered agent name a worker builds (required)')
