@@ -1,6 +1,9 @@
 import type { RunScope } from './runScope.js';
 import { keepRunLease } from './keepRunLease.js';
 
+/** The shortest lease a run renews (SPEC WRK-4); a shorter one is judged at each claim only. */
+export const MIN_RENEWED_LEASE_MS = 100;
+
 /** A run's claim as the interpreter holds it: the run's signal, and how to let the lease go. */
 export interface ClaimedRun {
   /** The caller's signal joined with the lease's: aborted when the run loses the stream. */
@@ -24,9 +27,9 @@ export function claimRun(
   // A lease of 0 ms (a crashed run may be resumed at once) still needs a claim the store accepts.
   const leaseMs = Math.max(1, settings.runLeaseMs);
   const work = config.store.work;
-  // A lease of 0 ms holds nothing to renew: another process may claim the run at any moment,
-  // and the store's fence alone keeps this run from appending after it did.
-  if (work === undefined || settings.runLeaseMs === 0) {
+  // A lease shorter than a timer's tick cannot be renewed in time: another process may claim the
+  // run at any moment, and the store's fence alone keeps this run from appending after it did.
+  if (work === undefined || settings.runLeaseMs < MIN_RENEWED_LEASE_MS) {
     writer.claimNext({ owner, leaseMs });
     return { signal: callerSignal, stop: () => undefined };
   }

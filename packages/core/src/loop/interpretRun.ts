@@ -117,11 +117,12 @@ export async function interpretRun(
     }
   } catch (error) {
     // The run lost the stream, or never got it: nothing more of it is appended, not even its stop.
-    const fenced = writer.lost ?? (isLeaseLost(error) || isRunOwned(error) ? error : undefined);
-    if (fenced !== undefined) {
+    // It rejects with the lost lease when that is what ended it, else with what did.
+    const lost = writer.lost;
+    if (lost !== undefined || isLeaseLost(error) || isRunOwned(error)) {
       writer.discardDeferred();
       await writer.catchUp().catch(() => undefined);
-      throw fenced;
+      throw lost !== undefined && causedBy(error, lost) ? lost : error;
     }
     await endWithError(scope, cursor, error);
     throw error;
@@ -131,6 +132,11 @@ export async function interpretRun(
     scope.options = {};
     scope.channel = {};
   }
+}
+
+/** Whether `error` is `cause` itself, or the abort it caused. */
+function causedBy(error: unknown, cause: Error): boolean {
+  return error === cause || (error instanceof Error && error.cause === cause);
 }
 
 async function endWithError(scope: RunScope, cursor: RunCursor, error: unknown): Promise<void> {
