@@ -2,6 +2,7 @@ import type { Pool, PoolClient } from 'pg';
 import { pg } from './pgDriver.js';
 import { AgentlogError } from '@agentlog/core';
 import { inTransaction, UncertainCommit, withPooledClient } from './postgresClient.js';
+import { createAppendFunction } from './postgresAppendFunction.js';
 import { addFenceColumns, addWaitingStatus, createWorkTables } from './postgresWorkTables.js';
 
 /**
@@ -137,6 +138,7 @@ async function createSchema(client: PoolClient, names: PostgresNames): Promise<v
     `CREATE INDEX IF NOT EXISTS events_stream_starts ON ${names.events} (position) WHERE revision = 0`,
   );
   await createWorkTables(client, names);
+  await createAppendFunction(client, names);
   if (version !== undefined && version < 3) await addWaitingStatus(client, names);
   if (version !== undefined && version < 4) await addFenceColumns(client, names);
   await client.query(
