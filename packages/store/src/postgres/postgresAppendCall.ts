@@ -79,7 +79,7 @@ export function runAppendCall(
   ];
   return corked(client, () =>
     client.query<AppendRead>({
-      name: reads ? 'agentlog_append_read_v1' : 'agentlog_append_v1',
+      name: reads ? 'agentlog_append_read_v2' : 'agentlog_append_v2',
       text: reads ? appendReadSql(names) : appendInsertSql(names),
       values,
     }),

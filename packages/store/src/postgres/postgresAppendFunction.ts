@@ -8,6 +8,13 @@ import type { PostgresNames } from './postgresSchema.js';
  */
 const runLockClass = 0x61677472;
 
+/**
+ * The first key of the advisory lock on a stream that its appends take shared, and a new
+ * subscription exclusive (`registerSubscriber`); the second is `hashtext(stream_id)`. Spells
+ * "agts".
+ */
+export const subscriberLockClass = 0x61677473;
+
 /** The SQLSTATE the append function raises when the stream is not as the append predicted. */
 export const notAsPredicted = 'AGL01';
 
@@ -16,7 +23,7 @@ export const notAsPredicted = 'AGL01';
  * its body or its parameters takes a new name, so stores of both versions can share a schema.
  */
 export function appendFunctionName(names: PostgresNames): string {
-  return `${pg.escapeIdentifier(names.schema)}.append_run_v1`;
+  return `${pg.escapeIdentifier(names.schema)}.append_run_v2`;
 }
 
 /**
@@ -29,7 +36,7 @@ export async function createAppendFunction(
 ): Promise<void> {
   const found = await client.query(
     `SELECT 1 FROM pg_proc JOIN pg_namespace ON pg_namespace.oid = pg_proc.pronamespace
-     WHERE nspname = $1 AND proname = 'append_run_v1'`,
+     WHERE nspname = $1 AND proname = 'append_run_v2'`,
     [names.schema],
   );
   if (found.rowCount === 0) await client.query(appendFunctionSql(names));
@@ -96,8 +103,9 @@ export function appendReadSql(names: PostgresNames): string {
  * stored, the last revision `p_first - 1`, the row's fence `p_fence` (when given), and no live run
  * for a start (`p_start`); otherwise it raises `notAsPredicted` with what it read as the detail
  * (JSON), and the client decides on that. `check` and `write` then upsert the work row when
- * `p_status` is given (`p_claim`: the fence becomes `p_first`), notify, and return `p_first`,
- * from which the calling INSERT writes the events.
+ * `p_status` is given (`p_claim`: the fence becomes `p_first`), notify (the stream's channel only
+ * when a subscription follows it), and return `p_first`, from which the calling INSERT writes the
+ * events.
  */
 export function appendFunctionSql(names: PostgresNames): string {
   const { events, work } = names;
@@ -168,10 +176,17 @@ BEGIN
       updated = excluded.updated,
       fence = coalesce(excluded.fence, w.fence);
   END IF;
-  -- Delivered to listeners when the transaction commits, never for a rolled-back append. An
-  -- entry that makes the stream need work wakes the workers too (a lapsed lease cannot notify:
+  -- Delivered to listeners when the transaction commits, never for a rolled-back append. Only a
+  -- stream that a subscription follows is notified: every NOTIFY wakes every listening backend
+  -- of the database (the workers' too), whatever its channel. The shared lock makes a new
+  -- subscription wait for this append, and this append wait for the subscription's entry: so
+  -- either the subscription's first read sees this append, or this append sees the entry.
+  PERFORM pg_advisory_xact_lock_shared(${subscriberLockClass}, hashtext(p_stream));
+  IF EXISTS (SELECT 1 FROM ${names.subscribers} AS s WHERE s.stream_id = p_stream) THEN
+    PERFORM pg_notify(${pg.escapeLiteral(names.channel)}, p_stream);
+  END IF;
+  -- An entry that makes the stream need work wakes the workers (a lapsed lease cannot notify:
   -- workers poll for those).
-  PERFORM pg_notify(${pg.escapeLiteral(names.channel)}, p_stream);
   IF p_notify_work THEN
     PERFORM pg_notify(${pg.escapeLiteral(names.workChannel)}, p_stream);
   END IF;

@@ -42,6 +42,11 @@ export interface PostgresNames {
    * the stream id as payload; `waitForWork` listens on it.
    */
   readonly workChannel: string;
+  /**
+   * `"schema".subscribers`, quoted: the streams some subscription follows, by the backend pid of
+   * its LISTEN connection; an append notifies only a stream listed there.
+   */
+  readonly subscribers: string;
 }
 
 /**
@@ -65,6 +70,7 @@ export function postgresNames(schema: string = defaultPostgresSchema): PostgresN
     work: `${quoted}.work`,
     workers: `${quoted}.workers`,
     workChannel: `${schema}_work`,
+    subscribers: `${quoted}.subscribers`,
   };
 }
 
