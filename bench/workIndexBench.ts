@@ -8,6 +8,8 @@ import pg from 'pg';
 import type { EventStore, NewStreamEvent, WorkIndex } from '@agentlog/core';
 import { createSqliteEventStore } from '@agentlog/store';
 import { createPostgresEventStore } from '@agentlog/store/postgres';
+import { benchPostgres } from './benchPostgres.js';
+import { fleetSettings, postgresFleetFigures } from './postgresFleetFigures.js';
 
 // SPEC WRK-6: finding work costs what the work costs, not what the store holds. This bench times
 // `findWork` with 10 waiting streams alone, and with the same 10 beside 100,000 finished ones, on
@@ -15,6 +17,10 @@ import { createPostgresEventStore } from '@agentlog/store/postgres';
 // in `waitForWork` takes to wake after another connection's append makes a stream ready (NOTIFY).
 // The finished streams are inserted directly as `idle` rows of the index: findWork never reads the
 // events table, so their events would change nothing but the time to set the bench up.
+// Then the PostgreSQL fleet (issue 28, postgresFleetFigures.ts): runs per second and CPU per step
+// with 1, 2 and 4 worker processes against one process without workers, and decision latency.
+// Without AGENTLOG_POSTGRES_URL it starts a throwaway server (scripts/postgres.sh) and stops it.
+//   npm run bench:work [-- --quick] [-- --fleet]   (--quick: 100 runs; --fleet: the fleet alone)
 
 const finished = 100_000;
 const waiting = 10;
@@ -141,15 +147,26 @@ function row(store: string, size: number, median: number, p95: number): string {
 }
 
 async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const quick = args.includes('--quick');
+  const fleetOnly = args.includes('--fleet');
   const dir = await mkdtemp(join(tmpdir(), 'agentlog-work-bench-'));
+  const server = benchPostgres();
   try {
-    console.log('| what | median | tail |');
-    console.log('| --- | --- | --- |');
-    for (const line of await sqliteFigures(dir)) console.log(line);
-    const url = process.env['AGENTLOG_POSTGRES_URL'];
-    if (url === undefined || url === '') console.log('\nPostgreSQL: set AGENTLOG_POSTGRES_URL');
-    else for (const line of await postgresFigures(url)) console.log(line);
+    if (!fleetOnly) {
+      console.log('| what | median | tail |');
+      console.log('| --- | --- | --- |');
+      for (const line of await sqliteFigures(dir)) console.log(line);
+      for (const line of await postgresFigures(server.url)) console.log(line);
+    }
+    const settings = fleetSettings(quick);
+    console.log(
+      `\nPostgreSQL fleet: ${settings.runs} requested runs of 10 steps (model answers after 20 ms), ` +
+        `${settings.concurrency} runs per worker process${server.throwaway ? ', throwaway server' : ''}\n`,
+    );
+    for (const line of await postgresFleetFigures(server.url, settings)) console.log(line);
   } finally {
+    server.stop();
     await rm(dir, { recursive: true, force: true });
   }
 }

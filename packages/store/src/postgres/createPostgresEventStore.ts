@@ -101,7 +101,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Po
   pool.on('connect', (client) => {
     client.on('error', () => undefined);
   });
-  const listener = createPostgresListener(options.connectionString, names.channel);
+  const listener = createPostgresListener(options.connectionString, names, pool);
   const label = postgresLabel(options.connectionString, names.schema);
 
   let schemaReady: Promise<void> | undefined;

@@ -1,23 +1,26 @@
 import type { Pool, PoolClient } from 'pg';
 import { AgentlogError, ConcurrencyError, InvalidEventError } from '@agentlog/core';
-import {
-  assertValidExpectedRevision,
-  assertValidNewEvents,
-  assertValidStreamId,
-  decideAppend,
-} from '@agentlog/core/store-kit';
 import type { AppendOptions, AppendResult, ExpectedRevision, NewStreamEvent } from '@agentlog/core';
 import {
   assertFenceOptions,
+  assertValidExpectedRevision,
+  assertValidNewEvents,
+  assertValidStreamId,
   assertValidWorkEntry,
-  judgeFence,
-  needsWorkNow,
+  decideAppend,
 } from '@agentlog/core/store-kit';
 import { asStoreError, guardStore, storeUnavailable, streamWhere } from '../storeErrors.js';
+import {
+  locksRun,
+  readOfError,
+  runAppendCall,
+  type AppendRead,
+  type SerializedEvent,
+} from './postgresAppendCall.js';
+import { checkingCall, decideOnRead, type PostgresAppend } from './postgresAppendDecision.js';
 import { inTransaction, UncertainCommit, withPooledClient } from './postgresClient.js';
-import { lockRun, locksRun } from './postgresRunLock.js';
+import { lockedAppend } from './postgresLockedAppend.js';
 import type { PostgresNames } from './postgresSchema.js';
-import { writeWorkEntry } from './postgresWorkEntry.js';
 import type { PostgresDurability, PostgresStoreContext } from './postgresStoreContext.js';
 
 /**
@@ -29,20 +32,12 @@ const maxAppendAttempts = 1_000;
 /** 23505 unique_violation, 40001 serialization_failure, 40P01 deadlock_detected. */
 const retryableCodes = new Set(['23505', '40001', '40P01']);
 
-/** An event as the insert takes it: serialised before the transaction starts. */
-interface SerializedEvent {
-  readonly eventId: string;
-  readonly type: string;
-  readonly data: string;
-  readonly metadata: string;
-}
-
 /**
  * Appends `events` to a stream of a PostgreSQL store (its `appendToStream`), in one transaction,
  * with the stream's work-index entry when `options.work` is given (SPEC WRK-6), its claim or
  * fencing token judged by `judgeFence` on the stream's work row, locked for the transaction and
- * on the server's clock (SPEC WRK-4, WRK-8). A collision with a concurrent append is retried
- * against the new state of the stream.
+ * on the server's clock (SPEC WRK-4, WRK-8). Usually one statement (`appendOnce`). A collision
+ * with a concurrent append is retried against the new state of the stream.
  */
 export async function postgresAppend(
   context: PostgresStoreContext,
@@ -60,13 +55,14 @@ export async function postgresAppend(
   const serialized = events.map((event, index) => serialize(event, index));
   const where = streamWhere(context.label, streamId);
   await guardStore(where, 'the append failed', context.ready);
-  const append: Append = {
+  const append: PostgresAppend = {
     streamId,
     events: serialized,
     expectedRevision,
     options: options ?? { expectedRevision },
     locks: locksRun(events, options),
     judged: events,
+    predicted: predictFirst(streamId, serialized, expectedRevision),
   };
   for (let attempt = 1; ; attempt += 1) {
     try {
@@ -105,87 +101,72 @@ function serialize(event: NewStreamEvent, index: number): SerializedEvent {
   };
 }
 
-/** One append as `appendOnce` tries it. */
-interface Append {
-  readonly streamId: string;
-  readonly events: readonly SerializedEvent[];
-  readonly expectedRevision: ExpectedRevision;
-  readonly options: AppendOptions;
-  /** Whether it locks the stream's run first (`locksRun`). */
-  readonly locks: boolean;
-  /** The events as offered, for `judgeFence`. */
-  readonly judged: readonly NewStreamEvent[];
+/** Thrown out of the fast path's transaction: what the append function read instead of writing. */
+class NotAsPredicted extends Error {
+  constructor(readonly read: AppendRead) {
+    super('the stream is not as the append predicted');
+  }
 }
 
 /**
- * One try, in one transaction: lock the stream's run when the append is judged on it, read the
- * stream's state, check the expectation and the fence, insert. Throws a retryable error when the
- * insert collides with an append that committed meanwhile.
+ * One try. When the revision of its first event can be predicted, the append is one statement in
+ * its transaction (BEGIN, the statement, COMMIT): the append function (see `appendFunctionSql`)
+ * locks and reads the stream's run, and the events are written when the stream is as predicted.
+ * Otherwise the function says what it read, and `decideOnRead` decides on that: a conflict, a
+ * refusal, a stored retry need nothing more; anything else to write goes through `lockedAppend`.
  */
-function appendOnce(context: PostgresStoreContext, append: Append): Promise<AppendResult> {
-  const { pool, names } = context;
-  const { streamId, events, expectedRevision, options } = append;
-  const { work } = options;
-  const begin = beginStatement(context.durability, options.durable === true);
-  return transaction(pool, begin, async (client) => {
-    // Locked before the revision is read: an append that waited for the lock sees what the
-    // holder wrote.
-    const run = append.locks ? await lockRun(client, names, streamId) : undefined;
-    const last = await lastRevision(client, names, streamId);
-    const ids = [...new Set(events.map((event) => event.eventId))];
-    const known = new Map<string, number>();
-    if (ids.length > 0 && last !== 'noStream') {
-      const found = await client.query<{ event_id: string; revision: string }>(
-        `SELECT event_id, revision FROM ${names.events} WHERE stream_id = $1 AND event_id = ANY($2::text[])`,
-        [streamId, ids],
+async function appendOnce(
+  context: PostgresStoreContext,
+  append: PostgresAppend,
+): Promise<AppendResult> {
+  const begin = beginStatement(context.durability, append.options.durable === true);
+  const { predicted } = append;
+  if (predicted !== null) {
+    try {
+      return await withPooledClient(context.pool, (client, session) =>
+        inTransaction(
+          client,
+          session,
+          async () => {
+            try {
+              await runAppendCall(client, context.names, checkingCall(append));
+            } catch (error) {
+              const read = readOfError(error);
+              throw read === undefined ? error : new NotAsPredicted(read);
+            }
+            return { nextExpectedRevision: predicted + append.events.length - 1 };
+          },
+          begin,
+        ),
       );
-      for (const row of found.rows) known.set(row.event_id, Number(row.revision));
+    } catch (error) {
+      if (!(error instanceof NotAsPredicted)) throw error;
+      const decided = decideOnRead(append, error.read);
+      if (decided.kind === 'done') return decided.result;
     }
+  }
+  return lockedAppend(context, append, begin);
+}
 
-    const decision = decideAppend(
-      { streamId, last, revisionOf: (id) => known.get(id) },
-      events.map((event) => event.eventId),
-      expectedRevision,
-    );
-    if (decision.kind === 'alreadyStored')
-      return { nextExpectedRevision: decision.nextExpectedRevision };
-    // The run's fence is judged before the revision: a stale holder learns it lost the run.
-    const claims =
-      run !== undefined && judgeFence(streamId, run.entry, append.judged, options, run.now);
-    if (decision.kind === 'conflict') throw decision.error;
-    const fresh = decision.indexes.map((index) => events[index] as SerializedEvent);
-
-    // Under READ COMMITTED the reads above do not lock anything: the unique (stream_id, revision)
-    // index is the real check. An append that committed since makes this insert fail with 23505
-    // (waiting for it first if it is still in flight), and the caller tries again.
-    await client.query(
-      `INSERT INTO ${names.events} (stream_id, revision, event_id, type, data, metadata)
-       SELECT $1, $2::bigint + t.ord - 1, t.event_id, t.type, t.data::json, t.metadata::json
-       FROM unnest($3::text[], $4::text[], $5::text[], $6::text[])
-         WITH ORDINALITY AS t(event_id, type, data, metadata, ord)
-       ORDER BY t.ord`,
-      [
-        streamId,
-        decision.firstRevision,
-        fresh.map((event) => event.eventId),
-        fresh.map((event) => event.type),
-        fresh.map((event) => event.data),
-        fresh.map((event) => event.metadata),
-      ],
-    );
-    if (work !== undefined)
-      await writeWorkEntry(client, names, streamId, work, claims ? decision.firstRevision : null);
-    // Delivered to listeners when the transaction commits, never for a rolled-back append. An
-    // entry that makes the stream need work wakes the workers too (a lapsed lease cannot notify:
-    // workers poll for those).
-    await client.query('SELECT pg_notify($1, $2), CASE WHEN $4 THEN pg_notify($3, $2) END', [
-      names.channel,
-      streamId,
-      names.workChannel,
-      work !== undefined && needsWorkNow(work.status),
-    ]);
-    return { nextExpectedRevision: decision.nextExpectedRevision };
-  });
+/**
+ * The revision the first event gets when the stream is as the append expects it, none of its
+ * events stored: what `decideAppend` decides then. Null when that cannot be known beforehand
+ * (no exact expectation), or when not every event would be written (an id offered twice).
+ */
+function predictFirst(
+  streamId: string,
+  events: readonly SerializedEvent[],
+  expectedRevision: ExpectedRevision,
+): number | null {
+  if (typeof expectedRevision !== 'number' && expectedRevision !== 'noStream') return null;
+  const decision = decideAppend(
+    { streamId, last: expectedRevision, revisionOf: () => undefined },
+    events.map((event) => event.eventId),
+    expectedRevision,
+  );
+  return decision.kind === 'write' && decision.indexes.length === events.length
+    ? decision.firstRevision
+    : null;
 }
 
 /**
@@ -199,20 +180,6 @@ export function beginStatement(durability: PostgresDurability, durable: boolean)
   return durability === 'sideEffects' && !durable
     ? 'BEGIN; SET LOCAL synchronous_commit TO OFF'
     : 'BEGIN';
-}
-
-/**
- * Runs `work` in a transaction: committed when it returns, rolled back when it throws; throws
- * `UncertainCommit` when the connection failed during the commit.
- */
-function transaction<T>(
-  pool: Pool,
-  begin: string,
-  work: (client: PoolClient) => Promise<T>,
-): Promise<T> {
-  return withPooledClient(pool, (client, session) =>
-    inTransaction(client, session, () => work(client), begin),
-  );
 }
 
 async function lastRevision(

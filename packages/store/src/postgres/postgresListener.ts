@@ -1,6 +1,8 @@
-import type { Client, Notification } from 'pg';
+import type { Client, Notification, Pool } from 'pg';
 import { pg } from './pgDriver.js';
 import { AgentlogError } from '@agentlog/core';
+import type { PostgresNames } from './postgresSchema.js';
+import { subscriberEntries, type SubscriberEntries } from './postgresSubscribers.js';
 
 /** What a subscription gives the listener: what to call on an append, and on a lost connection. */
 interface Watcher {
@@ -12,7 +14,9 @@ interface Watcher {
 /**
  * One dedicated connection that LISTENs on a store's channel and tells the subscriptions of a
  * stream when an append to it committed. It connects when the first subscription starts and
- * disconnects when the last one stops, so an idle store keeps no connection open.
+ * disconnects when the last one stops, so an idle store keeps no connection open. It lists each
+ * stream it follows in the schema's `subscribers` table (appends notify only those) before a
+ * watch starts, and drops the entry when the stream's last watch stops.
  */
 export interface PostgresListener {
   /**
@@ -33,17 +37,32 @@ export interface PostgresListener {
 
 export function createPostgresListener(
   connectionString: string,
-  channel: string,
+  names: PostgresNames,
+  pool: Pool,
 ): PostgresListener {
+  const { channel } = names;
   const watchers = new Map<string, Set<Watcher>>();
+  /** The entries in `subscribers` this connection made (or is making), by stream. */
+  const registered = new Map<string, Promise<void>>();
+  /** The entries of each connection, by client. */
+  const entriesOf = new WeakMap<Client, SubscriberEntries>();
   let size = 0;
   let connection: Promise<Client> | undefined;
   const ending = new Set<Promise<void>>();
   let closed = false;
 
   const end = (pending: Promise<Client>): void => {
+    registered.clear();
     const done = pending
-      .then((client) => client.end())
+      .then(async (client) => {
+        // Best effort: an entry left behind only costs notifications, and the next
+        // registration of the stream drops the entries of connections that are gone.
+        await entriesOf
+          .get(client)
+          ?.removeAll()
+          .catch(() => undefined);
+        await client.end();
+      })
       .catch(() => undefined)
       .finally(() => ending.delete(done));
     ending.add(done);
@@ -52,6 +71,7 @@ export function createPostgresListener(
   const failAll = (error: unknown): void => {
     const failed = [...watchers.values()].flatMap((set) => [...set]);
     watchers.clear();
+    registered.clear();
     size = 0;
     for (const watcher of failed) watcher.onError(error);
   };
@@ -82,6 +102,9 @@ export function createPostgresListener(
       });
       await client.connect();
       await client.query(`LISTEN ${client.escapeIdentifier(channel)}`);
+      const pid = (client as { processID?: unknown }).processID;
+      if (typeof pid !== 'number') throw new Error('the LISTEN connection has no backend pid');
+      entriesOf.set(client, subscriberEntries(pool, names, pid));
       return client;
     })();
     connection = current;
@@ -97,8 +120,17 @@ export function createPostgresListener(
   const stop = (watcher: Watcher): void => {
     const set = watchers.get(watcher.streamId);
     if (set === undefined || !set.delete(watcher)) return;
-    if (set.size === 0) watchers.delete(watcher.streamId);
     size -= 1;
+    if (set.size === 0) {
+      watchers.delete(watcher.streamId);
+      registered.delete(watcher.streamId);
+      // Queued on the connection after its registration, so they run in that order.
+      if (size > 0 && connection !== undefined) {
+        void connection
+          .then((client) => entriesOf.get(client)?.remove(watcher.streamId))
+          .catch(() => undefined);
+      }
+    }
     if (size === 0 && connection !== undefined) {
       const pending = connection;
       connection = undefined;
@@ -118,7 +150,14 @@ export function createPostgresListener(
       set.add(watcher);
       size += 1;
       try {
-        await (connection ?? connect());
+        const client = await (connection ?? connect());
+        let registering = registered.get(streamId);
+        if (registering === undefined) {
+          registering =
+            entriesOf.get(client)?.add(streamId) ?? Promise.reject(new Error('not connected'));
+          registered.set(streamId, registering);
+        }
+        await registering;
       } catch (error) {
         stop(watcher);
         throw error;

@@ -2,6 +2,7 @@ import type { Pool, PoolClient } from 'pg';
 import { pg } from './pgDriver.js';
 import { AgentlogError } from '@agentlog/core';
 import { inTransaction, UncertainCommit, withPooledClient } from './postgresClient.js';
+import { createAppendFunction } from './postgresAppendFunction.js';
 import { addFenceColumns, addWaitingStatus, createWorkTables } from './postgresWorkTables.js';
 
 /**
@@ -41,6 +42,11 @@ export interface PostgresNames {
    * the stream id as payload; `waitForWork` listens on it.
    */
   readonly workChannel: string;
+  /**
+   * `"schema".subscribers`, quoted: the streams some subscription follows, by the backend pid of
+   * its LISTEN connection; an append notifies only a stream listed there.
+   */
+  readonly subscribers: string;
 }
 
 /**
@@ -64,6 +70,7 @@ export function postgresNames(schema: string = defaultPostgresSchema): PostgresN
     work: `${quoted}.work`,
     workers: `${quoted}.workers`,
     workChannel: `${schema}_work`,
+    subscribers: `${quoted}.subscribers`,
   };
 }
 
@@ -137,6 +144,7 @@ async function createSchema(client: PoolClient, names: PostgresNames): Promise<v
     `CREATE INDEX IF NOT EXISTS events_stream_starts ON ${names.events} (position) WHERE revision = 0`,
   );
   await createWorkTables(client, names);
+  await createAppendFunction(client, names);
   if (version !== undefined && version < 3) await addWaitingStatus(client, names);
   if (version !== undefined && version < 4) await addFenceColumns(client, names);
   await client.query(

@@ -38,6 +38,13 @@ export async function createWorkTables(client: PoolClient, names: PostgresNames)
       runs json NOT NULL,
       agents json
     )`);
+  // Unlogged: it lists live connections, which a crash of the server ends anyway.
+  await client.query(`
+    CREATE UNLOGGED TABLE IF NOT EXISTS ${names.subscribers} (
+      stream_id text NOT NULL,
+      pid integer NOT NULL,
+      PRIMARY KEY (stream_id, pid)
+    )`);
 }
 
 /**
