@@ -44,7 +44,7 @@ async function direct(runs: number): Promise<void> {
 await store.listStreams();
 const controller = new AbortController();
 let started: NodeJS.CpuUsage | undefined;
-let work: Promise<void> = Promise.resolve();
+let work: PromiseLike<void> = Promise.resolve();
 process.on('message', (message: string) => {
   if (message === 'go') {
     started = process.cpuUsage();
