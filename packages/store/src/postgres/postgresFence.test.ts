@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Client, escapeIdentifier } from 'pg';
+import type { Client } from 'pg';
+import { escapeIdentifier } from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isAgentlogError, type AppendOptions, type NewStreamEvent } from '@agentlog/core';
 import { createPostgresEventStore, type PostgresEventStore } from './createPostgresEventStore.js';
@@ -7,6 +8,7 @@ import { postgresNames } from './postgresSchema.js';
 import { sleep } from '../conformance/conformanceHelpers.js';
 import { eventually } from '../test/eventually.js';
 import { labelledEvent } from '../test/labelledEvent.js';
+import { withPostgresClient } from '../test/withPostgresClient.js';
 
 // The fence under real concurrency (SPEC WRK-4, WRK-8), which the conformance suite cannot reach:
 // two stores (two pools, as two processes have) claiming one stream at once, and a claim racing
@@ -27,14 +29,8 @@ function openStore(): PostgresEventStore {
   return store;
 }
 
-async function withClient<T>(work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
+function withClient<T>(work: (client: Client) => Promise<T>): Promise<T> {
+  return withPostgresClient(url, work);
 }
 
 afterAll(async () => {

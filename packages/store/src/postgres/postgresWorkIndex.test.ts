@@ -1,7 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { Client, escapeIdentifier } from 'pg';
+import type { Client } from 'pg';
+import { escapeIdentifier } from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { NewStreamEvent } from '@agentlog/core';
 import { createPostgresEventStore, type PostgresEventStore } from './createPostgresEventStore.js';
@@ -9,6 +10,7 @@ import { postgresFindWorkSql } from './createPostgresWorkIndex.js';
 import { beginStatement } from './postgresAppend.js';
 import { postgresNames, postgresSchemaVersion } from './postgresSchema.js';
 import type { SkewedWorkerReport } from '../test/skewedWorker.js';
+import { withPostgresClient } from '../test/withPostgresClient.js';
 
 const url = process.env['AGENTLOG_POSTGRES_URL'];
 const noServer =
@@ -36,14 +38,8 @@ function newSchema(label: string): string {
   return schema;
 }
 
-async function withClient<T>(work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
+function withClient<T>(work: (client: Client) => Promise<T>): Promise<T> {
+  return withPostgresClient(url, work);
 }
 
 afterAll(async () => {
