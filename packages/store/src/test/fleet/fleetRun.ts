@@ -66,7 +66,7 @@ export interface FleetResult {
 }
 
 /** How often the pause is tried until another worker claims the paused run. */
-const maxPauses = 3;
+const maxPauses = 6;
 
 /** Runs the fleet on `target` as `plan` says; the caller asserts on the failures. */
 export async function runFleet(target: FleetTarget, plan: FleetPlan): Promise<FleetResult> {
