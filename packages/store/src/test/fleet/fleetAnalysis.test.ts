@@ -16,7 +16,9 @@ import {
 } from '@agentlog/core';
 import { runWithChannel } from '@agentlog/core/replay-kit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { analyseFleet, failuresOf, type FleetLogs, type KillEntry } from './fleetAnalysis.js';
+import { analyseFleet } from './fleetAnalysis.js';
+import type { FleetLogs, KillEntry } from './fleetLogs.js';
+import { failuresOf } from './fleetVerdict.js';
 import {
   agentName,
   chargeCallId,

@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { ExitEntry, KillEntry, PauseEntry } from './fleetAnalysis.js';
+import type { ExitEntry, KillEntry, PauseEntry } from './fleetLogs.js';
 import { monotonicMs, notePrefix, type WorkerNote } from './fleetScenario.js';
 import type { FleetWorkerOptions } from './fleetWorker.js';
 

@@ -7,15 +7,9 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { requestRun, type EventStore, type StreamEvent } from '@agentlog/core';
-import {
-  analyseFleet,
-  failuresOf,
-  tableHeader,
-  tableRow,
-  type FleetLogs,
-  type FleetReport,
-  type OutageEntry,
-} from './fleetAnalysis.js';
+import { analyseFleet } from './fleetAnalysis.js';
+import type { FleetLogs, FleetReport, OutageEntry } from './fleetLogs.js';
+import { failuresOf, tableHeader, tableRow } from './fleetVerdict.js';
 import { Fleet, sleep, type SlotPlan } from './fleetControl.js';
 import {
   agentName,
