@@ -1,6 +1,38 @@
 // @ts-check
 import tseslint from 'typescript-eslint';
 
+// The packages, bottom to top (docs/packages.md), and which others each may import. Every other
+// @agentlog package, the package's own name, a relative path into another package and a relative
+// import of an index (a package's root or an entry) are refused outside tests.
+const packageDeps = {
+  core: [],
+  store: ['core'],
+  replay: ['core', 'store'],
+  console: ['core'],
+  cli: ['core', 'store', 'replay', 'console'],
+};
+
+/** The import patterns refused anywhere in `packages/<name>/src` (tests aside). */
+function packagePatterns(name) {
+  const refused = Object.keys(packageDeps).filter((other) => !packageDeps[name].includes(other));
+  return [
+    {
+      group: refused.flatMap((other) => [`@agentlog/${other}`, `@agentlog/${other}/*`]),
+      message: `packages (docs/packages.md): @agentlog/${name} imports only ${packageDeps[name].map((dep) => `@agentlog/${dep}`).join(', ') || 'no other @agentlog package'}, and itself by relative paths`,
+    },
+    {
+      regex: `^(\\.\\./)+(${Object.keys(packageDeps).join('|')})/src/`,
+      message:
+        'packages (docs/packages.md): import another package by its name, not by a path into it',
+    },
+    {
+      regex: '^(\\./|(\\.\\./)+)index\\.js$',
+      message:
+        'packages (docs/packages.md): import the module itself, not an index that re-exports it',
+    },
+  ];
+}
+
 // The layers of packages/core/src, bottom to top (docs/decider.md): a folder imports only from
 // the folders below it, so no two folders import each other. Folders on one line are peers and
 // import neither of each other. Tests (`*.test.ts`, `test/`) may import anything.
@@ -15,10 +47,13 @@ const coreLayers = [
   ['decider'],
   ['writer'],
   ['loop'],
+  ['readModels'],
   ['tools', 'commands', 'worker'],
   ['agent'],
   ['openai', 'otel', 'testing', 'storeKit', 'replayKit'],
 ];
+
+const testFiles = ['**/*.test.ts', '**/test/**'];
 
 /** One config per layer: what lies above it (and its peers) is a restricted import there. */
 const layerRules = coreLayers.flatMap((layer, level) => {
@@ -29,7 +64,7 @@ const layerRules = coreLayers.flatMap((layer, level) => {
       .filter((other) => other !== folder && !below.includes(other));
     return {
       files: [`packages/core/src/${folder}/**/*.ts`],
-      ignores: ['**/*.test.ts'],
+      ignores: testFiles,
       rules: {
         'no-restricted-imports': [
           'error',
@@ -39,6 +74,7 @@ const layerRules = coreLayers.flatMap((layer, level) => {
                 group: forbidden.map((other) => `../${other}/*`),
                 message: `layers (docs/decider.md): core/src/${folder} imports only from ${below.join(', ') || 'nothing else in core'}`,
               },
+              ...packagePatterns('core'),
             ],
           },
         ],
@@ -46,6 +82,15 @@ const layerRules = coreLayers.flatMap((layer, level) => {
     };
   });
 });
+
+/** The package rules for every package; core's folders get them with their layer (above). */
+const packageRules = Object.keys(packageDeps).map((name) => ({
+  files: name === 'core' ? ['packages/core/src/*.ts'] : [`packages/${name}/src/**/*.ts`],
+  ignores: testFiles,
+  rules: {
+    'no-restricted-imports': ['error', { patterns: packagePatterns(name) }],
+  },
+}));
 
 export default tseslint.config(
   {
@@ -82,5 +127,6 @@ export default tseslint.config(
       ],
     },
   },
+  ...packageRules,
   ...layerRules,
 );

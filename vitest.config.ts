@@ -10,7 +10,7 @@ const include = [
 // Files that replace a module (vi.mock) or the environment (vi.stubEnv) run in a module graph of
 // their own; every other file shares its worker's, which halves the time spent importing (issue 21).
 const isolated = [
-  'packages/replay/src/cli/writeReportFile.test.ts',
+  'packages/cli/src/writeReportFile.test.ts',
   'packages/core/src/openai/createOpenAiChatCompletion.test.ts',
 ];
 

@@ -25,10 +25,7 @@ const streams = Number(process.env['INBOX_STREAMS'] ?? 10_000);
 const waitingEvery = 100;
 const rounds = 7;
 const token = 'bench-token-0123456789abcdef';
-const cli = resolve(
-  dirname(fileURLToPath(import.meta.url)),
-  '../../packages/replay/dist/cli/main.js',
-);
+const cli = resolve(dirname(fileURLToPath(import.meta.url)), '../../packages/cli/dist/main.js');
 
 /** The events of one run of the `deploy` agent: finished (`approve` false: no approval needed) or waiting. */
 async function template(waiting: boolean): Promise<NewStreamEvent[]> {

@@ -30,7 +30,7 @@ type RunCli = (
  * Child: times `command` on the stream in `dir`/stream.db, from after Node's start and the
  * loading of the modules to the end of the command; the peak RSS is the process's. `replay` is
  * `replayStream` of a real ping run of about as many events as the file holds (made untimed); the others run the
- * `agentlog` command line through its module (`runCli` in packages/replay/dist/cli), its
+ * `agentlog` command line through its module (`runCli` in packages/cli/dist), its
  * standard output counted and dropped. `fork` works on a copy of the file (`--at` its middle);
  * `report` writes its page in `dir`.
  */
@@ -66,7 +66,7 @@ export async function measureCliGrowth(
     target = join(dir, `fork-${process.pid}.db`);
     await copyFile(path, target);
   }
-  const runCliUrl = pathToFileURL(join(rootDir, 'packages/replay/dist/cli/runCli.js')).href;
+  const runCliUrl = pathToFileURL(join(rootDir, 'packages/cli/dist/runCli.js')).href;
   const { runCli } = (await import(runCliUrl)) as { runCli: RunCli };
   const args: Record<Exclude<GrowthCommand, 'replay'>, string[]> = {
     report: ['report', benchStreamId, '--html', 'report.html', '--force'],

@@ -19,9 +19,15 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = 15;
 const SESSION = 'fixtures/sessions/LOOP-5-limit-reached.jsonl';
-const PACKAGES = { core: 'packages/core', store: 'packages/store', replay: 'packages/replay' };
+const PACKAGES = {
+  core: 'packages/core',
+  store: 'packages/store',
+  replay: 'packages/replay',
+  console: 'packages/console',
+  cli: 'packages/cli',
+};
 const DRIVERS = ['openai', '@opentelemetry/api', 'pg', '@kurrent/kurrentdb-client'];
-const CLI = 'node_modules/@agentlog/replay/dist/cli/main.js';
+const CLI = 'node_modules/@agentlog/cli/dist/main.js';
 
 /** Each scenario: the tarballs and registry packages it installs, and the entries it times. */
 const SCENARIOS = [
@@ -63,10 +69,22 @@ const SCENARIOS = [
     entries: ['@agentlog/store/kurrentdb'],
   },
   {
-    name: 'core + store + replay',
-    packages: ['core', 'store', 'replay'],
+    name: 'core + replay',
+    packages: ['core', 'replay'],
     drivers: [],
     entries: ['@agentlog/replay'],
+  },
+  {
+    name: 'core + console',
+    packages: ['core', 'console'],
+    drivers: [],
+    entries: ['@agentlog/console'],
+  },
+  {
+    name: 'the command: core + store + replay + console + cli',
+    packages: ['core', 'store', 'replay', 'console', 'cli'],
+    drivers: [],
+    entries: ['@agentlog/cli'],
     cli: [
       ['agentlog --version', ['--version']],
       ['agentlog inspect <file.jsonl>', ['inspect', 'session.jsonl']],

@@ -1,4 +1,4 @@
-import { visibleLine, visibleText } from '@agentlog/replay';
+import { visibleLine, visibleText } from '@agentlog/core/read-models';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';

@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import { visibleLine } from '@agentlog/replay';
+import { visibleLine } from '@agentlog/core/read-models';
 import type { Outcome } from './draftReleaseNotes.js';
 import type { Style } from './style.js';
 

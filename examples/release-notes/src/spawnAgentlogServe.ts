@@ -12,21 +12,20 @@ export interface ServeProcess {
 }
 
 /**
- * The `agentlog` executable: the `bin` of @agentlog/replay's package.json, which `npm start`
- * builds. The console itself (`startConsole`) is not exported by the package, so the showcase
- * runs the command.
+ * The `agentlog` executable: the `bin` of @agentlog/cli's package.json, which `npm start` builds.
+ * The showcase runs the command, as a reviewer would, rather than mounting `@agentlog/console`.
  */
 export function agentlogBin(): string {
-  let dir = dirname(createRequire(import.meta.url).resolve('@agentlog/replay'));
+  let dir = dirname(createRequire(import.meta.url).resolve('@agentlog/cli'));
   while (!existsSync(join(dir, 'package.json'))) {
     const parent = dirname(dir);
-    if (parent === dir) throw new Error('@agentlog/replay has no package.json above its entry');
+    if (parent === dir) throw new Error('@agentlog/cli has no package.json above its entry');
     dir = parent;
   }
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
     bin?: { agentlog?: string };
   };
-  const bin = join(dir, pkg.bin?.agentlog ?? 'dist/cli/main.js');
+  const bin = join(dir, pkg.bin?.agentlog ?? 'dist/main.js');
   if (!existsSync(bin)) {
     throw new Error(`the agentlog command is not built (no ${bin}): run \`npx tsc -b\` first`);
   }

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
-import { visibleText } from '@agentlog/replay';
+import { visibleText } from '@agentlog/core/read-models';
 import { Verdict, type Reviewer } from './reviewer.js';
 import type { Style } from './style.js';
 import { RELEASE_NOTES_FILE, type WriteChangelogArgs } from './writeChangelog.js';

@@ -1,5 +1,5 @@
 import type { AgentBuilder, ToolCall, ToolResult } from '@agentlog/core';
-import { visibleLine } from '@agentlog/replay';
+import { visibleLine } from '@agentlog/core/read-models';
 import type { Reviewer } from './reviewer.js';
 import { noStyle, type Style } from './style.js';
 

@@ -24,8 +24,8 @@ export type { DeciderSettings } from './decider/deciderSettings.js';
 
 // Decisions and stops without an agent (SPEC HITL-12).
 export { recordDecision } from './commands/recordDecision.js';
-export { pendingDecisions } from './commands/pendingDecisions.js';
-export type { WaitingCall } from './commands/pendingDecisions.js';
+export { pendingDecisions } from './readModels/pendingDecisions.js';
+export type { WaitingCall } from './readModels/pendingDecisions.js';
 export { requestStop } from './commands/requestStop.js';
 export { requestRun, type RunRequestOptions } from './commands/requestRun.js';
 export { createWorker, type Worker, type WorkerOptions } from './worker/createWorker.js';

@@ -49,9 +49,18 @@ const README_EXPORTS: Record<string, string[]> = {
     'createReplayModel',
     'replayStream',
     'forkStream',
-    'runCli',
+    'redactSecrets',
   ],
   '@agentlog/replay/vitest': ['expectReplay', 'toReplayCleanly', 'recordSession'],
+  '@agentlog/core/read-models': [
+    'runStatus',
+    'callsAwaitingDecision',
+    'streamsThatMayWait',
+    'visibleText',
+    'visibleLine',
+  ],
+  '@agentlog/console': ['createConsole', 'startConsole', 'loadReviewers', 'renderReport'],
+  '@agentlog/cli': ['runCli', 'bufferedIo'],
 };
 
 let project: string;
@@ -97,8 +106,10 @@ afterAll(() => {
 });
 
 describe('the packed tarballs (issue: docs that install)', () => {
-  it('one tarball per published package: @agentlog/core, @agentlog/store, @agentlog/replay', () => {
+  it('one tarball per published package: core, store, replay, console and cli', () => {
     expect(packed.map((p) => p.name).sort()).toEqual([
+      '@agentlog/cli',
+      '@agentlog/console',
       '@agentlog/core',
       '@agentlog/replay',
       '@agentlog/store',
@@ -149,7 +160,7 @@ describe('the packed tarballs (issue: docs that install)', () => {
     }
   });
 
-  it('store and replay depend on the version of core (and store) that was packed with them', () => {
+  it('each package depends on the versions of the other @agentlog packages packed with it', () => {
     const versions = new Map(packed.map((p) => [p.name, p.version]));
     for (const p of packed) {
       const dependencies = readManifest(dirOf(p.name)).dependencies ?? {};
@@ -174,8 +185,9 @@ describe('every entry imported from the installed tarballs, in a new node proces
     expect(Object.keys(probe.probes).sort()).toEqual(Object.keys(README_EXPORTS).sort());
   });
 
-  it('store and replay find @agentlog/core and @agentlog/store in the project too', () => {
-    expect(internal.length).toBe(3); // store -> core, replay -> core, replay -> store
+  it('each package finds the @agentlog packages it depends on in the project too', () => {
+    // store -> core; replay -> core; console -> core; cli -> core, store, replay, console
+    expect(internal.length).toBe(7);
     internal.forEach(([dir, dependency], i) => {
       const inside = join(project, 'node_modules', dependency) + sep;
       expect(probe.dependencies[i], `${dir} -> ${dependency}`).toContain(inside);
@@ -193,9 +205,9 @@ describe('every entry imported from the installed tarballs, in a new node proces
   });
 
   it('the agentlog bin of the tarball prints its version and inspects a recorded session', () => {
-    const replay = dirOf('@agentlog/replay');
-    const manifest = readManifest(replay);
-    const bin = join(replay, manifest.bin?.agentlog ?? 'no agentlog bin');
+    const cli = dirOf('@agentlog/cli');
+    const manifest = readManifest(cli);
+    const bin = join(cli, manifest.bin?.agentlog ?? 'no agentlog bin');
     expect(readFileSync(bin, 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
     expect(runOrThrow(process.execPath, [bin, '--version'], project)).toBe(`${manifest.version}\n`);
     const timeline = runOrThrow(process.execPath, [bin, 'inspect', join(root, FIXTURE)], project);

@@ -22,7 +22,7 @@ import { writeJsonl } from '@agentlog/store';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { replayStream } from './replayStream.js';
-import { runCliIn } from './test/runCliIn.js';
+import { runCliIn } from '../../cli/src/test/runCliIn.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'agentlog-approval-policies-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -12,8 +12,8 @@ import { counterIds, scriptedModel, textResponse, toolCallResponse } from '@agen
 import { runWithChannel } from '@agentlog/core/replay-kit';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { describeEvent } from './cli/describeEvent.js';
-import { createPainter } from './cli/painter.js';
+import { describeEvent } from '../../cli/src/describeEvent.js';
+import { createPainter } from '../../cli/src/painter.js';
 import { replayStream } from './replayStream.js';
 
 // A stream that workers ran replays like any other (SPEC RPL-2, WRK-1, WRK-7, EVT-7).

@@ -12,7 +12,7 @@ import { createSqliteEventStore, writeJsonl } from '@agentlog/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createRecordingModel, type RecordingModel } from './createRecordingModel.js';
-import { runCliIn } from './test/runCliIn.js';
+import { runCliIn } from '../../cli/src/test/runCliIn.js';
 
 /** A fake OpenAI server over real HTTP that echoes the caller's key wherever a server could. */
 interface EchoServer {

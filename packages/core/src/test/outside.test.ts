@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from '../agent/agent.js';
-import { pendingDecisions } from '../commands/pendingDecisions.js';
+import { pendingDecisions } from '../readModels/pendingDecisions.js';
 import { recordDecision } from '../commands/recordDecision.js';
 import { requestStop } from '../commands/requestStop.js';
 import { ToolFeedback } from '../messages/toolFeedback.js';

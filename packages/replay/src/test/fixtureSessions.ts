@@ -1,13 +1,13 @@
 import { join, resolve } from 'node:path';
 import { foldStream, type NewStreamEvent } from '@agentlog/core';
 import { readJsonl } from '@agentlog/store';
-import type { LoadedStream } from '../cli/loadStream.js';
+import type { FoldedStream } from '@agentlog/core/read-models';
 
 /** The folder of the recorded fixture sessions (`fixtures/sessions` at the repository root). */
 export const fixtureSessions = resolve(import.meta.dirname, '../../../../fixtures/sessions');
 
 /** A fixture session (a file of {@link fixtureSessions}) read and folded, as the CLI shows it. */
-export async function loadFixture(file: string, streamId = file): Promise<LoadedStream> {
+export async function loadFixture(file: string, streamId = file): Promise<FoldedStream> {
   const source = join(fixtureSessions, file);
   const { events: stored } = await readJsonl(source);
   return { streamId, source, ...foldStream(stored) };

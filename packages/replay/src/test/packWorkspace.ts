@@ -2,7 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
 /** The workspace packages that are published, as `npm pack -w` names them. */
-export const PUBLISHED_WORKSPACES = ['packages/core', 'packages/store', 'packages/replay'];
+export const PUBLISHED_WORKSPACES = [
+  'packages/core',
+  'packages/store',
+  'packages/replay',
+  'packages/console',
+  'packages/cli',
+];
 
 /** One tarball of `npm pack`: the package's name and version, its file and what it holds. */
 export interface PackedPackage {
@@ -36,7 +42,7 @@ export function runOrThrow(command: string, args: string[], cwd: string): string
  */
 export function packWorkspace(root: string, destination: string): PackedPackage[] {
   const tsc = join(root, 'node_modules/typescript/bin/tsc');
-  runOrThrow(process.execPath, [tsc, '-b', 'packages/replay/tsconfig.build.json'], root);
+  runOrThrow(process.execPath, [tsc, '-b', 'tsconfig.json'], root);
   const workspaces = PUBLISHED_WORKSPACES.flatMap((path) => ['--workspace', path]);
   const args = ['pack', '--json', '--ignore-scripts', '--pack-destination', destination];
   const output = runOrThrow('npm', [...args, ...workspaces], root);

@@ -34,7 +34,7 @@ function projectWithout(missing: readonly string[]): string {
       link(name, join(installed, name));
     }
   }
-  for (const name of ['core', 'store', 'replay'])
+  for (const name of ['core', 'store', 'replay', 'console', 'cli'])
     link(`@agentlog/${name}`, join(repo, 'packages', name));
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
   return dir;
@@ -98,7 +98,7 @@ describe('optional peers: an entry loads only the driver it needs', () => {
 
   test('the agentlog command on a postgres:// store without pg says to npm install pg', async () => {
     const dir = projectWithout(['pg']);
-    const main = join(dir, 'node_modules/@agentlog/replay/src/cli/main.ts');
+    const main = join(dir, 'node_modules/@agentlog/cli/src/main.ts');
     const flags = ['--preserve-symlinks', '--preserve-symlinks-main', '--conditions=source'];
     const args = [
       ...flags,
