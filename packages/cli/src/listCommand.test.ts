@@ -89,7 +89,7 @@ describe('agentlog list', () => {
     const { code, stdout, stderr } = await cli(['list', '--store', db]);
     expect(code).toBe(2);
     expect(stderr).toMatch(
-      /^agentlog list: stream broken: event FeedbackReceived at revision \d+ is invalid: .*\n$/,
+      /^agentlog list: stream broken( of SQLite store [^:]+)?: event FeedbackReceived at revision \d+ is invalid: .*\n$/,
     );
     expect(stdout).toMatch(/^fine +stopped: noNewMessages \(assistantAnswered\) +/m);
     expect(stdout).not.toContain('broken');

@@ -4,12 +4,13 @@ import {
   callsAwaitingDecision,
   dateTime,
   runStatus,
+  runSummaries,
   visibleLine,
   workColumn,
 } from '@agentlog/core/read-models';
 import type { CliCommand } from './cliCommand.js';
 import type { CliIo } from './cliIo.js';
-import { foldEachStream } from './foldEachStream.js';
+import { unreadableMessage } from './loadStream.js';
 import { openStore, type OpenedStore } from './openStore.js';
 import { storeOption } from './storeOption.js';
 import { unservedText, unservedWork } from './unservedWork.js';
@@ -60,7 +61,12 @@ export async function printStreamList(opened: OpenedStore, io: CliIo): Promise<n
     ['stream', 'status', 'last event', 'events', 'waiting', ...(index ? ['work'] : [])],
   ];
   const work = index === undefined ? undefined : await workCells(index);
-  const unreadable = await foldEachStream(opened, 'list', io, (streamId, { events, state }) => {
+  // One read model for `list` and the console's runs page (`runSummaries`); a stream that cannot
+  // be folded is one line on stderr and is skipped.
+  const { runs, unreadable } = await runSummaries(opened.store);
+  for (const { streamId, error } of unreadable)
+    io.stderr(`agentlog list: ${visibleLine(unreadableMessage(streamId, error))}\n`);
+  for (const { streamId, state, events } of runs) {
     const waiting = callsAwaitingDecision(state)
       .map(({ toolCall }) => `${toolCall.id} ${toolCall.name}`)
       .join(', ');
@@ -68,17 +74,17 @@ export async function printStreamList(opened: OpenedStore, io: CliIo): Promise<n
       streamId,
       runStatus(state),
       state.lastEventAt === undefined ? '-' : dateTime(state.lastEventAt),
-      String(events.length),
+      String(events),
       waiting === '' ? '-' : waiting,
       ...(work === undefined ? [] : [work(streamId)]),
     ]);
-  });
+  }
   if (rows.length === 1) io.stdout(`no stream in ${visibleLine(opened.label)}\n`);
   // Every cell is one line, its control and invisible characters shown as escapes (SPEC REV-1).
   else
     for (const line of alignColumns(rows.map((row) => row.map(visibleLine))))
       io.stdout(`${line}\n`);
-  return unreadable > 0 ? 2 : 0;
+  return unreadable.length > 0 ? 2 : 0;
 }
 
 /**

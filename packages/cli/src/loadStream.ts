@@ -51,3 +51,14 @@ export async function invalidAsCliError<T>(
     throw error;
   }
 }
+
+/**
+ * The one line a command prints for a stream it could not fold: the message of an
+ * `InvalidEventError` of the fold names the stream here (the store's own names it already).
+ */
+export function unreadableMessage(streamId: string, error: Error): string {
+  const first = error.message.split('\n')[0] ?? '';
+  return isAgentlogError(error) && error.code === 'invalidEvent' && !first.includes(streamId)
+    ? `stream ${streamId}: ${first}`
+    : first;
+}

@@ -1,15 +1,9 @@
 import { alignColumns } from './alignColumns.js';
 import type { CliCommand } from './cliCommand.js';
-import { readFolded } from './loadStream.js';
+import { unreadableMessage } from './loadStream.js';
 import { openStore } from './openStore.js';
 import { storeOption } from './storeOption.js';
-import {
-  callsAwaitingDecision,
-  compactJson,
-  streamsThatMayWait,
-  summarizeArgs,
-  visibleLine,
-} from '@agentlog/core/read-models';
+import { compactJson, summarizeArgs, visibleLine, waitingCalls } from '@agentlog/core/read-models';
 
 /**
  * `agentlog pending`: every waiting tool call of every stream. On a store with a work index only
@@ -43,30 +37,22 @@ export const pendingCommand: CliCommand = {
     const rows: string[][] = [];
     let unreadable = 0;
     try {
-      // A store with a work index names the streams that wait for a person (SPEC WRK-2): only
-      // those are folded. A stream that cannot be folded is one line on stderr and is skipped.
-      for (const streamId of await streamsThatMayWait(opened.store)) {
-        let state;
-        try {
-          ({ state } = await readFolded(opened, streamId));
-        } catch (error) {
-          unreadable += 1;
-          io.stderr(
-            `agentlog pending: ${visibleLine((error as Error).message.split('\n')[0] ?? '')}\n`,
-          );
-          continue;
-        }
-        for (const call of callsAwaitingDecision(state)) {
-          const marks = [
-            call.shadowed === true ? 'shadowed (HITL-5)' : '',
-            call.ambiguous === true ? 'ambiguous (TOOL-7)' : '',
-            call.feedbackPayload === undefined
-              ? ''
-              : `payload ${compactJson(call.feedbackPayload)}`,
-          ].filter((mark) => mark !== '');
-          const { id, name, args: callArgs } = call.toolCall;
-          rows.push([streamId, id, name, summarizeArgs(callArgs) || '-', marks.join(', ')]);
-        }
+      // One read model for the CLI and the console (`waitingCalls`): a store with a work index
+      // names the streams that wait for a person (SPEC WRK-2), and only those are folded. A stream
+      // that cannot be folded is one line on stderr and is skipped.
+      const waiting = await waitingCalls(opened.store);
+      for (const { streamId, error } of waiting.unreadable) {
+        unreadable += 1;
+        io.stderr(`agentlog pending: ${visibleLine(unreadableMessage(streamId, error))}\n`);
+      }
+      for (const call of waiting.calls) {
+        const marks = [
+          call.shadowed === true ? 'shadowed (HITL-5)' : '',
+          call.ambiguous === true ? 'ambiguous (TOOL-7)' : '',
+          call.feedbackPayload === undefined ? '' : `payload ${compactJson(call.feedbackPayload)}`,
+        ].filter((mark) => mark !== '');
+        const { id, name, args: callArgs } = call.toolCall;
+        rows.push([call.streamId, id, name, summarizeArgs(callArgs) || '-', marks.join(', ')]);
       }
     } finally {
       await opened.close();

@@ -412,6 +412,7 @@ describe('agentlog serve: the reviewer console', () => {
           since: expect.any(String) as unknown,
         },
       ],
+      unreadable: [],
     });
     for (const body of [
       '[]',

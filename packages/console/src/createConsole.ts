@@ -4,7 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { streamSSE } from 'hono/streaming';
 import { reportCsp, renderReport } from './report/renderReport.js';
-import { visibleLine } from '@agentlog/core/read-models';
+import { runSummaries, visibleLine, type RunSummary } from '@agentlog/core/read-models';
 import { consoleCsp, consoleCss, consoleJs, type PageFrame } from './consolePage.js';
 import { callPath, runPath } from './consolePaths.js';
 import { decideView } from './decideView.js';
@@ -12,11 +12,11 @@ import { inboxView } from './inboxView.js';
 import { loginView } from './loginView.js';
 import { needsWork } from './needsWork.js';
 import { noticeView } from './noticeView.js';
-import { runsView, type RunRow } from './runsView.js';
+import { runsView } from './runsView.js';
 import { runView } from './runView.js';
 import { decideOnCall } from './decideOnCall.js';
 import { decisionOf } from './decisionOf.js';
-import { inboxEntries, type InboxMemo } from './inboxEntries.js';
+import { inboxEntries } from './inboxEntries.js';
 import { storedEvents } from './storedEvents.js';
 import type { Reviewers } from './reviewers.js';
 import { csrfMatches, Sessions, type Session } from './sessions.js';
@@ -167,33 +167,20 @@ export function createConsole(options: ConsoleOptions): Hono<ConsoleEnv> {
     return c.redirect('/login', 303);
   });
 
-  // What the inbox saw of each stream: only streams appended to since are folded again.
-  const inboxMemo: InboxMemo = new Map();
   // The first fold of every stream starts now, so the first reviewer does not wait for it. Only a
-  // head start: a request folds whatever is still missing, and a failure here changes nothing.
-  void inboxEntries(store, inboxMemo).catch(() => undefined);
-  app.get('/', async (c) =>
-    c.html(inboxView(frame(c, 'inbox'), await inboxEntries(store, inboxMemo), now())),
-  );
-  app.get('/api/pending', async (c) => c.json({ pending: await inboxEntries(store, inboxMemo) }));
+  // head start: later folds continue from this process's last fold of each stream.
+  void inboxEntries(store).catch(() => undefined);
+  app.get('/', async (c) => c.html(inboxView(frame(c, 'inbox'), await inboxEntries(store), now())));
+  app.get('/api/pending', async (c) => {
+    const { entries, unreadable } = await inboxEntries(store);
+    return c.json({
+      pending: entries,
+      unreadable: unreadable.map(({ streamId, error }) => ({ streamId, error: error.message })),
+    });
+  });
 
-  /** Every stream, folded, with its work-index entry when the store keeps an index. */
-  const allRuns = async (): Promise<RunRow[]> => {
-    const work = await store.work?.workOf();
-    const rows: RunRow[] = [];
-    for (const streamId of await store.listStreams()) {
-      const events = await store.readStream(streamId);
-      if (events.length === 0) continue;
-      const entry = work?.get(streamId);
-      rows.push({
-        streamId,
-        state: foldStream(events).state,
-        events: events.length,
-        ...(entry === undefined ? {} : { work: entry }),
-      });
-    }
-    return rows;
-  };
+  /** Every run, folded from this process's last fold of it; unreadable streams are skipped. */
+  const allRuns = async (): Promise<readonly RunSummary[]> => (await runSummaries(store)).runs;
   app.get('/runs', async (c) => {
     const status = c.req.query('status');
     const needs = c.req.query('needs') === 'work';

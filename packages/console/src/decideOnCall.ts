@@ -1,5 +1,4 @@
 import {
-  foldStream,
   isAgentlogError,
   recordDecision,
   ToolFeedback,
@@ -8,7 +7,7 @@ import {
   type JsonValue,
   type StreamEvent,
 } from '@agentlog/core';
-import { callsAwaitingDecision } from '@agentlog/core/read-models';
+import { callsAwaitingDecision, stateOf } from '@agentlog/core/read-models';
 import { storedEvents } from './storedEvents.js';
 
 /** A reviewer's decision as the console receives it, from a form or `POST /api/decisions`. */
@@ -53,45 +52,39 @@ export async function decideOnCall(
       status: 400,
       message: 'only an approval can cover the rest of the run; a refusal answers its one call',
     };
-  const stored = await storedEvents(store, streamId);
-  if (stored.length === 0) return { ok: false, status: 404, message: `no stream ${streamId}` };
-  const { state } = foldStream(stored);
-  if (state.toolCalls[toolCallId] === undefined)
-    return { ok: false, status: 404, message: `stream ${streamId} has no tool call ${toolCallId}` };
-  const stale = noLongerWaits(state, toolCallId, request.shownRevision);
-  if (stale !== undefined) return { ok: false, status: 409, message: stale };
   const draft = decision === 'approve' ? ToolFeedback.approved() : ToolFeedback.refused();
   const withReason = reason === undefined ? draft : draft.withReason(reason);
   const feedback = payload === undefined ? withReason : withReason.withPayload(payload);
   try {
-    await recordDecision(store, streamId, toolCallId, feedback, {
+    // The decider judges the decision (SPEC HITL-12); the console only explains a refusal.
+    const { events } = await recordDecision(store, streamId, toolCallId, feedback, {
       by,
       ...(note === undefined ? {} : { note }),
       ...(scope === 'run' ? { scope } : {}),
     });
+    const event = events.find((appended) => appended.type === 'FeedbackReceived');
+    if (event === undefined) throw new Error(`no decision on ${toolCallId} was appended`);
+    return { ok: true, event };
   } catch (error) {
-    if (isAgentlogError(error) && error.code === 'invalidFeedback') {
-      // Another writer got there between our read and the append: say what it did.
-      const { state: now } = foldStream(await store.readStream(streamId));
+    if (!isAgentlogError(error) || error.code !== 'invalidFeedback') throw error;
+    // Nothing was written: say why, from the stream as it is now (this process's fold of it).
+    const stored = await storedEvents(store, streamId, { direction: 'backwards', maxCount: 1 });
+    if (stored.length === 0) return { ok: false, status: 404, message: `no stream ${streamId}` };
+    const state = await stateOf(store, streamId);
+    if (state.toolCalls[toolCallId] === undefined)
       return {
         ok: false,
-        status: 409,
-        message:
-          noLongerWaits(now, toolCallId, request.shownRevision) ??
-          `nothing was recorded: ${error.message}`,
+        status: 404,
+        message: `stream ${streamId} has no tool call ${toolCallId}`,
       };
-    }
-    throw error;
+    return {
+      ok: false,
+      status: 409,
+      message:
+        noLongerWaits(state, toolCallId, request.shownRevision) ??
+        `nothing was recorded: ${error.message}`,
+    };
   }
-  const after = await store.readStream(streamId, { fromRevision: state.revision + 1 });
-  const event = after.find(
-    (candidate) =>
-      candidate.type === 'FeedbackReceived' &&
-      (candidate.data as { toolCallId?: unknown }).toolCallId === toolCallId,
-  );
-  if (event === undefined)
-    throw new Error(`the decision on ${toolCallId} was not found after it was recorded`);
-  return { ok: true, event };
 }
 
 /**

@@ -3,7 +3,7 @@ import { Agent, approvalRequired, createInMemoryEventStore, type EventStore } fr
 import { scriptedModel, textResponse, toolCallResponse } from '@agentlog/core/testing';
 import { decideOnCall, type DecisionRequest } from './decideOnCall.js';
 import { decisionOf } from './decisionOf.js';
-import { inboxEntries, type InboxMemo } from './inboxEntries.js';
+import { inboxEntries } from './inboxEntries.js';
 import { deployTool } from '../../replay/src/test/deployTool.js';
 
 /** Stops `streamId` on a `deploy` call d1 that waits for approval. */
@@ -31,44 +31,67 @@ function withoutIndex(store: EventStore): EventStore {
 }
 
 describe('the inbox entries', () => {
-  it('HITL-12: on a store without a work index, with a memo, only streams appended to since the last call are read in full again, and the answer is the same as without it', async () => {
+  it('HITL-12: on a store without a work index, asking again reads only what was appended since (the fold of each stream continues), and the answer is the same as a fresh fold', async () => {
     const store = createInMemoryEventStore();
     await waitOn(store, 'deploy-a');
     await waitOn(store, 'deploy-b');
-    const fullReads: string[] = [];
+    let eventsRead = 0;
     const counting: EventStore = {
       ...withoutIndex(store),
       listStreams: () => store.listStreams(),
       subscribeToStream: (...args) => store.subscribeToStream(...args),
       appendToStream: (...args) => store.appendToStream(...args),
-      readStream: (streamId, options) => {
-        if (options?.maxCount !== 1) fullReads.push(streamId);
-        return store.readStream(streamId, options);
+      readStream: async (streamId, options) => {
+        const events = await store.readStream(streamId, options);
+        eventsRead += events.length;
+        return events;
       },
     };
-    const memo: InboxMemo = new Map();
-    const first = await inboxEntries(counting, memo);
-    expect(first.map((entry) => [entry.streamId, entry.toolCallId])).toEqual([
+    const length = async (streamId: string) => (await store.readStream(streamId)).length;
+    const first = await inboxEntries(counting);
+    expect(first.entries.map((entry) => [entry.streamId, entry.toolCallId])).toEqual([
       ['deploy-a', 'd1'],
       ['deploy-b', 'd1'],
     ]);
-    expect(new Set(fullReads)).toEqual(new Set(['deploy-a', 'deploy-b']));
+    expect(eventsRead).toBe((await length('deploy-a')) + (await length('deploy-b')));
 
-    fullReads.length = 0;
-    expect(await inboxEntries(counting, memo)).toEqual(first);
-    expect(fullReads).toEqual([]);
+    // Nothing appended: each stream's last folded event is read again to check it, nothing more.
+    eventsRead = 0;
+    expect(await inboxEntries(counting)).toEqual(first);
+    expect(eventsRead).toBeLessThanOrEqual(2);
 
     const approve = decisionOf({ streamId: 'deploy-a', toolCallId: 'd1', decision: 'approve' });
     expect((await decideOnCall(store, approve as DecisionRequest, 'ana')).ok).toBe(true);
-    const after = await inboxEntries(counting, memo);
-    expect(after.map((entry) => entry.streamId)).toEqual(['deploy-b']);
-    expect(new Set(fullReads)).toEqual(new Set(['deploy-a']));
+    eventsRead = 0;
+    const after = await inboxEntries(counting);
+    expect(after.entries.map((entry) => entry.streamId)).toEqual(['deploy-b']);
+    expect(eventsRead).toBeLessThanOrEqual(2 + 1);
     expect(await inboxEntries({ ...counting })).toEqual(after);
 
     await waitOn(store, 'deploy-c');
-    expect((await inboxEntries(counting, memo)).map((entry) => entry.streamId)).toEqual([
+    expect((await inboxEntries(counting)).entries.map((entry) => entry.streamId)).toEqual([
       'deploy-b',
       'deploy-c',
+    ]);
+  });
+
+  it('a stream that cannot be folded is reported beside the others, which still show', async () => {
+    const store = createInMemoryEventStore();
+    await waitOn(store, 'deploy-a');
+    const broken: EventStore = {
+      ...withoutIndex(store),
+      listStreams: async () => ['damaged', ...(await store.listStreams())],
+      subscribeToStream: (...args) => store.subscribeToStream(...args),
+      appendToStream: (...args) => store.appendToStream(...args),
+      readStream: async (streamId, options) => {
+        if (streamId === 'damaged') throw new Error('row 3 of damaged is not JSON');
+        return store.readStream(streamId, options);
+      },
+    };
+    const { entries, unreadable } = await inboxEntries(broken);
+    expect(entries.map((entry) => entry.streamId)).toEqual(['deploy-a']);
+    expect(unreadable.map(({ streamId, error }) => [streamId, error.message])).toEqual([
+      ['damaged', 'stream damaged: the store failed to read: row 3 of damaged is not JSON'],
     ]);
   });
 
@@ -93,7 +116,7 @@ describe('the inbox entries', () => {
     };
     expect((await store.work?.workOf())?.get('deploy-a')?.status).toBe('waiting');
     const first = await inboxEntries(counting);
-    expect(first.map((entry) => [entry.streamId, entry.toolCallId])).toEqual([
+    expect(first.entries.map((entry) => [entry.streamId, entry.toolCallId])).toEqual([
       ['deploy-a', 'd1'],
       ['deploy-b', 'd1'],
     ]);
@@ -105,6 +128,8 @@ describe('the inbox entries', () => {
     const approve = decisionOf({ streamId: 'deploy-a', toolCallId: 'd1', decision: 'approve' });
     expect((await decideOnCall(store, approve as DecisionRequest, 'ana')).ok).toBe(true);
     expect((await store.work?.workOf())?.get('deploy-a')?.status).toBe('ready');
-    expect((await inboxEntries(counting)).map((entry) => entry.streamId)).toEqual(['deploy-b']);
+    expect((await inboxEntries(counting)).entries.map((entry) => entry.streamId)).toEqual([
+      'deploy-b',
+    ]);
   });
 });

@@ -1,7 +1,8 @@
-import { markup } from './report/html.js';
+import { markup, type SafeHtml } from './report/html.js';
 import { summarizeArgs } from '@agentlog/core/read-models';
 import { consolePage, type PageFrame } from './consolePage.js';
 import { callPath, runPath } from './consolePaths.js';
+import type { UnreadableStream } from '@agentlog/core/read-models';
 import type { InboxEntry } from './inboxEntries.js';
 
 /** How long ago `since` was, from `now`: `3 min`, `2 h 5 min`, `4 d 1 h`. */
@@ -15,7 +16,15 @@ export function ageOf(since: string | undefined, now: number): string {
 }
 
 /** The inbox: every call waiting for a decision, oldest first. */
-export function inboxView(frame: PageFrame, entries: readonly InboxEntry[], now: number): string {
+export function inboxView(
+  frame: PageFrame,
+  inbox: {
+    readonly entries: readonly InboxEntry[];
+    readonly unreadable: readonly UnreadableStream[];
+  },
+  now: number,
+): string {
+  const { entries, unreadable } = inbox;
   const rows = entries.map(
     (entry) => markup`<tr>
 <td><a href="${runPath(entry.streamId)}">${entry.streamId}</a></td>
@@ -33,6 +42,15 @@ ${
     ? markup`<p id="empty">No tool call waits for a decision.</p>`
     : markup`<table id="inbox"><thead><tr><th>stream</th><th>tool</th><th>arguments</th><th>waiting</th><th></th></tr></thead>
 <tbody>${rows}</tbody></table>`
-}`,
+}${unreadableList(unreadable)}`,
   );
+}
+
+/** The streams the inbox could not read, each with why, so none of their calls is silently missed. */
+function unreadableList(unreadable: readonly UnreadableStream[]): SafeHtml | string {
+  if (unreadable.length === 0) return '';
+  return markup`<section id="unreadable"><h2>Streams that could not be read</h2><ul>${unreadable.map(
+    ({ streamId, error }) =>
+      markup`<li><a href="${runPath(streamId)}">${streamId}</a>: ${error.message.split('\n')[0] ?? ''}</li>`,
+  )}</ul></section>`;
 }

@@ -1,25 +1,21 @@
-import type { AgentState, WorkState } from '@agentlog/core';
-import { callsAwaitingDecision, runStatus, workColumn } from '@agentlog/core/read-models';
+import {
+  callsAwaitingDecision,
+  runStatus,
+  workColumn,
+  type RunSummary,
+} from '@agentlog/core/read-models';
 import { markup, type SafeHtml } from './report/html.js';
 import { consolePage, type PageFrame } from './consolePage.js';
 import { runPath } from './consolePaths.js';
 
 /** One stream on the runs page. */
-export interface RunRow {
-  readonly streamId: string;
-  readonly state: AgentState;
-  readonly events: number;
-  /** The stream's entry in the store's work index, when the store keeps one. */
-  readonly work?: WorkState;
-}
-
 /**
  * The runs page: every stream with its status, and a work column when the store keeps a work
  * index (`indexed`); `filter` names the filter in use.
  */
 export function runsView(
   frame: PageFrame,
-  rows: readonly RunRow[],
+  rows: readonly RunSummary[],
   filter: string,
   indexed = false,
 ): string {

@@ -25,13 +25,13 @@ export type { DeciderSettings } from './decider/deciderSettings.js';
 // Decisions and stops without an agent (SPEC HITL-12).
 export { recordDecision } from './commands/recordDecision.js';
 export { pendingDecisions } from './readModels/pendingDecisions.js';
-export type { WaitingCall } from './readModels/pendingDecisions.js';
+export type { WaitingCall } from './readModels/waitingCalls.js';
 export { requestStop } from './commands/requestStop.js';
 export { requestRun, type RunRequestOptions } from './commands/requestRun.js';
 export { createWorker, type Worker, type WorkerOptions } from './worker/createWorker.js';
 export type { WorkerActivity } from './worker/workerActivity.js';
 export type { WorkerAgent, WorkerAgentBuilder, WorkerAgents } from './worker/workerAgent.js';
-export type { OutsideOptions } from './commands/giveCommand.js';
+export type { CommandResult, OutsideOptions } from './commands/giveCommand.js';
 export {
   isRequestedByTool,
   isAgentFailed,

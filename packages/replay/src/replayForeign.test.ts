@@ -38,7 +38,7 @@ const gate = approvalRequired(
 const factory = (): AgentBuilder => Agent.builder().tools([slow, gate]);
 
 async function recordWith(
-  during: (store: ReturnType<typeof createInMemoryEventStore>) => Promise<void>,
+  during: (store: ReturnType<typeof createInMemoryEventStore>) => Promise<unknown>,
   steps = [toolCallResponse([{ name: 'slow', id: 's1' }]), textResponse('never')],
 ): Promise<StreamEvent[]> {
   const store = createInMemoryEventStore();

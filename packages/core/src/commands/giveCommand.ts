@@ -18,6 +18,18 @@ export interface OutsideOptions {
   readonly ids?: () => string;
 }
 
+/**
+ * What a command given from outside an agent appended, and the stream's state after it (as
+ * Emmett's command handler returns `{ newState, newEvents }`): a caller never reads the stream
+ * again to learn what its command did.
+ */
+export interface CommandResult {
+  /** The events the command appended, in order. */
+  readonly events: readonly AgentEvent[];
+  /** The fold of the stream with those events. */
+  readonly state: AgentState;
+}
+
 /** The settings a command needs when no agent is built: only the stream's id matters. */
 function outsideSettings(streamId: string): DeciderSettings {
   return { streamId, ...DEFAULT_SETTINGS, tools: new Map() };
@@ -34,7 +46,7 @@ export async function giveCommand(
   streamId: string,
   command: Command,
   options: OutsideOptions & { readonly durable?: boolean } = {},
-): Promise<{ readonly state: AgentState; readonly events: readonly AgentEvent[] }> {
+): Promise<CommandResult> {
   const clock = options.clock ?? (() => new Date());
   const settings = outsideSettings(streamId);
   for (let attempt = 0; ; attempt += 1) {

@@ -1,5 +1,5 @@
 import type { EventStore } from '../ports/eventStore.js';
-import { giveCommand, type OutsideOptions } from './giveCommand.js';
+import { giveCommand, type CommandResult, type OutsideOptions } from './giveCommand.js';
 
 /** What `requestRun` asks for (SPEC WRK-1). */
 export interface RunRequestOptions extends OutsideOptions {
@@ -20,10 +20,14 @@ export interface RunRequestOptions extends OutsideOptions {
  * progress or a request is pending (`alreadyRunning`), for an input that is
  * not a text (`invalidConfiguration`), and without input when there is nothing to run
  * (`nothingToRun`); nothing is written then.
+ * Returns what it appended and the new state.
  */
-export async function requestRun(store: EventStore, request: RunRequestOptions): Promise<void> {
+export async function requestRun(
+  store: EventStore,
+  request: RunRequestOptions,
+): Promise<CommandResult> {
   const { streamId, agent, input, by, ...options } = request;
-  await giveCommand(
+  return giveCommand(
     store,
     streamId,
     {

@@ -20,6 +20,8 @@ export interface ToolCallState {
   readonly invocations: number;
   /** The payload of its last feedback request. */
   readonly feedbackPayload?: JsonValue;
+  /** When it last asked for feedback (its last `FeedbackRequested`, ISO time), for the inbox. */
+  readonly askedAt?: string;
   /** Set when the loop itself asked, because the call was ambiguous after a crash (SPEC TOOL-7). */
   readonly ambiguous?: boolean;
   /** Set when a sibling's output shadowed this call's approval (SPEC HITL-5). */

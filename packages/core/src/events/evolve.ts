@@ -123,6 +123,7 @@ function applyEvent(draft: StateDraft, event: AgentEvent): void {
       updateCall(draft, event.data.toolCall.id, (call) => ({
         ...withoutPayload(call),
         status: 'waiting',
+        askedAt: event.metadata.at,
         ...(payload === undefined ? {} : { feedbackPayload: payload }),
         ...(event.data.ambiguous === true ? { ambiguous: true } : {}),
       }));

@@ -6,6 +6,11 @@ export { decidedStop } from './decidedStop.js';
 export type { DecidedStop } from './decidedStop.js';
 export type { FoldedStream } from './foldedStream.js';
 export { runStatus } from './runStatus.js';
+export { runSummaries } from './runSummaries.js';
+export type { RunSummaries, RunSummary } from './runSummaries.js';
+export { stateOf } from './stateOf.js';
+export { waitingCalls } from './waitingCalls.js';
+export type { UnreadableStream, WaitingCall, WaitingCalls } from './waitingCalls.js';
 export { streamsThatMayWait } from './streamsThatMayWait.js';
 export {
   clockTime,

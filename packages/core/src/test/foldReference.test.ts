@@ -107,6 +107,7 @@ function referenceApply(state: Plain, event: AgentEvent): Plain {
       calls[call.toolCall.id] = {
         ...rest,
         status: 'waiting',
+        askedAt: event.metadata.at,
         ...(event.data.payload === undefined ? {} : { feedbackPayload: event.data.payload }),
         ...(event.data.ambiguous === true ? { ambiguous: true } : {}),
       };
