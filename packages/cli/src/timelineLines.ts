@@ -1,5 +1,6 @@
 import type { AgentEvent } from '@agentlog/core';
-import { describeEvent, type TimelineMemory } from './describeEvent.js';
+import { timelineMemory, type TimelineMemory } from '@agentlog/core/read-models';
+import { describeEvent } from './describeEvent.js';
 import type { Painter } from './painter.js';
 
 /** A timeline and the revisions it does not show, since they only repeat a shown line. */
@@ -44,7 +45,7 @@ export interface TimelineWriter {
  * EVT-4) names it: memory grows with the open calls, not with the stream.
  */
 export function timelineWriter(lastRevision: number, paint: Painter): TimelineWriter {
-  const memory: TimelineMemory = { calls: new Map(), refusals: new Map() };
+  const memory: TimelineMemory = timelineMemory();
   const width = `#${lastRevision}`.length + 2;
   const hidden = new Map<string, number[]>();
   const forget = callForgetter(memory);

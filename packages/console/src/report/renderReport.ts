@@ -36,6 +36,7 @@ summary { cursor: pointer; } details pre { margin-left: 1rem; }
 .diff span { display: block; } .diff .removed, span.removed { background: #ffebe9; color: #82071e; } .diff .added, span.added { background: #dafbe1; color: #116329; }
 .revision { border-left: 3px solid #0969da; padding-left: .5rem; }
 .events { list-style: none; padding-left: .5rem; margin: .25rem 0; } .events li { font-family: DejaVu Sans Mono, ui-monospace, monospace; font-size: 13px; }
+.events .line { white-space: pre-wrap; } .events .run { font-weight: bold; } .events .call { color: #0969da; } .events .stopped { color: #8250df; }
 .steps { list-style: none; padding: 0; } .totals { font-size: 1.05rem; }
 .messages { list-style: none; padding: 0; } .msg { margin: .5rem 0; padding: .25rem .5rem; border-left: 3px solid #d0d7de; }
 .msg.user { border-color: #0969da; } .msg.assistant { border-color: #8250df; } .msg.tool { border-color: #1a7f37; }

@@ -24,3 +24,10 @@ export { visibleLine, visibleText } from './visibleText.js';
 export { workColumn } from './workColumn.js';
 export { callsAwaitingDecision } from '../events/stateQueries.js';
 export type { AwaitedCall } from '../events/stateQueries.js';
+export { stopDetail, timelineMemory, timelineRow } from './timelineRow.js';
+export type {
+  TimelineMemory,
+  TimelineOptions,
+  TimelineSegment,
+  TimelineStyle,
+} from './timelineRow.js';
