@@ -3,7 +3,8 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readJsonl } from '@agentlog/store/jsonl';
 import { decodeEvent, type AgentEvent } from '@agentlog/core';
-import { describeEvent, type TimelineMemory } from './describeEvent.js';
+import { timelineMemory } from '@agentlog/core/read-models';
+import { describeEvent } from './describeEvent.js';
 import { createPainter } from './painter.js';
 import { hiddenLine, timeline } from './timelineLines.js';
 
@@ -12,7 +13,7 @@ const paint = createPainter({ isTTY: false, env: {} });
 
 /** The lines and hidden revisions of a writer that never forgets a call: the reference. */
 function unforgetful(events: readonly AgentEvent[]): { lines: string[]; hidden: string[] } {
-  const memory: TimelineMemory = { calls: new Map(), refusals: new Map() };
+  const memory = timelineMemory();
   const lines: string[] = [];
   const hidden: string[] = [];
   events.forEach((event, index) => {
