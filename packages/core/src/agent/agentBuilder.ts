@@ -209,7 +209,7 @@ export class AgentBuilder {
     return this;
   }
 
-  /** Where warnings go. Default: `console.warn`. */
+  /** Where warnings go, the model's retried requests among them. Default: `console.warn`. */
   logger(logger: Logger): this {
     this.#draft.logger = logger;
     return this;

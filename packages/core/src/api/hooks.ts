@@ -72,7 +72,5 @@ void hookKindsAreListed;
 /** The hooks of an agent, by kind, in the order they were added. */
 export type HookRegistry = { readonly [K in HookKind]: readonly Hooks[K][] };
 
-/** Where warnings go (SPEC HITL-5, LOOP-5); `console` by default. */
-export interface Logger {
-  warn(message: string, details?: Record<string, unknown>): void;
-}
+// Where warnings go; defined beside the model port, which receives it with each call.
+export type { Logger } from '../ports/logger.js';

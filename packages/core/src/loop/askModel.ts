@@ -9,6 +9,7 @@ import { toolCallOf } from '../events/stateQueries.js';
 import type { AssistantMessage, ChatMessage } from '../messages/chatMessage.js';
 import type { CompletionResponse, ToolSpec } from '../ports/chatCompletion.js';
 import type { Tool } from '../api/tool.js';
+import type { Logger } from '../api/hooks.js';
 import { transformWithHooks } from './callHooks.js';
 import { rememberFingerprints } from '../writer/foldCache.js';
 import { takeRecordedInputs } from './takeRecordedInputs.js';
@@ -35,6 +36,7 @@ export async function askModel(scope: RunScope, cursor: RunCursor): Promise<RunC
     raw = await config.model.complete(request, {
       ...(signal === undefined ? {} : { signal }),
       ...(streamed === undefined ? {} : { onChunk: streamed.onChunk }),
+      logger: modelLogger(scope),
     });
   } catch (error) {
     throwIfAborted(signal, 'while the model answered');
@@ -135,6 +137,13 @@ function streamedTo(
       if (failure !== undefined) throw failure;
     },
   };
+}
+
+/** The agent's logger as the model gets it: each line's details name the stream. */
+function modelLogger(scope: RunScope): Logger {
+  const { logger } = scope.config;
+  const { streamId } = scope.writer;
+  return { warn: (message, details) => logger.warn(message, { ...details, streamId }) };
 }
 
 function recorded(scope: RunScope, cursor: RunCursor, outcome: Outcome): Recorded {

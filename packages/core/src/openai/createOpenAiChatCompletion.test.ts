@@ -307,22 +307,30 @@ describe('createOpenAiChatCompletion()', () => {
     expect((error as Error).cause).toMatchObject({ status });
   });
 
-  it('retries as maxRetries allows', async () => {
+  it('retries as maxRetries allows, and logs the retry', async () => {
     const { fetch, requests } = fakeFetch(
       json({ error: { message: 'busy' } }, 500, { 'retry-after-ms': '1' }),
       json(completion({ content: 'hello' })),
     );
     const model = createOpenAiChatCompletion({ model: 'gpt-test', apiKey, fetch, maxRetries: 1 });
-    await expect(model.complete(hello, {})).resolves.toMatchObject({ message: 'hello' });
+    const warn = vi.fn();
+    await expect(model.complete(hello, { logger: { warn } })).resolves.toMatchObject({
+      message: 'hello',
+    });
     expect(requests).toHaveLength(2);
+    expect(requests.map((sent) => sent.headers.get('x-stainless-retry-count'))).toEqual(['0', '1']);
+    expect(warn).toHaveBeenCalledExactlyOnceWith(
+      'openai: attempt 1 of 2 to api.openai.com failed (500 busy); retrying in 1 ms as retry-after-ms asks',
+      expect.objectContaining({ status: 500, waitMs: 1 }),
+    );
   });
 
-  it('turns a connection failure into completionFailed', async () => {
+  it('turns a connection failure into completionFailed naming the endpoint', async () => {
     const fetch = (() => Promise.reject(new TypeError('fetch failed'))) as typeof globalThis.fetch;
     const model = createOpenAiChatCompletion({ model: 'gpt-test', apiKey, fetch, maxRetries: 0 });
     await expect(model.complete(hello, {})).rejects.toMatchObject({
       code: 'completionFailed',
-      message: 'openai: Connection error.',
+      message: 'openai: Connection error. (api.openai.com, 1 attempt)',
     });
   });
 
@@ -609,7 +617,7 @@ describe('createOpenAiChatCompletion() never leaks the API key', () => {
       )) as typeof globalThis.fetch;
     const model = createOpenAiChatCompletion({ model: 'gpt-test', apiKey, fetch, maxRetries: 0 });
     const error = (await model.complete(hello, {}).catch((caught: unknown) => caught)) as Error;
-    expect(error.message).toBe('openai: Connection error.');
+    expect(error.message).toBe('openai: Connection error. (api.openai.com, 1 attempt)');
     expect(inspect(error, { depth: Infinity, showHidden: true })).not.toContain(apiKey);
     const sdk = error.cause as Error;
     expect(sdk).toBeInstanceOf(OpenAI.APIConnectionError);

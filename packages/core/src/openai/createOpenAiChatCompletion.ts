@@ -1,29 +1,24 @@
-import type { APIError as OpenAiApiError, OpenAI as OpenAiClient } from 'openai';
+import type { OpenAI as OpenAiClient } from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import { AgentError } from '../errors/agentError.js';
-import {
-  CompletionError,
-  failureKindOfStatus,
-  retryAfterMsOf,
-  type CompletionFailureKind,
-} from '../errors/completionError.js';
 import { isAgentlogError } from '../errors/agentlogError.js';
 import type {
   ChatCompletion,
   CompletionResponse,
   CompletionSettings,
 } from '../ports/chatCompletion.js';
+import type { Logger } from '../ports/logger.js';
+import { secretMasker } from '../support/secretMasker.js';
+import { completionFailed } from './completionFailed.js';
 import { fromOpenAiResponse, fromOpenAiStream } from './fromOpenAiResponse.js';
-import {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-  OpenAI,
-} from './openAiDriver.js';
-import { REDACTED, secretMasker } from '../support/secretMasker.js';
-import { maskDeep } from './maskDeep.js';
+import { OpenAI } from './openAiDriver.js';
 import { toOpenAiMessages, toOpenAiTools } from './toOpenAiMessages.js';
+import { withRetries } from './withRetries.js';
+
+/** How long one attempt waits for the answer to start, unless `timeout` says otherwise. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+/** How often a failed request is asked again, unless `maxRetries` says otherwise (as the SDK). */
+export const DEFAULT_MAX_RETRIES = 2;
 
 /** How to reach the model: which one, with which key, through which endpoint. */
 export interface OpenAiChatCompletionOptions {
@@ -39,10 +34,21 @@ export interface OpenAiChatCompletionOptions {
   readonly stream?: boolean | undefined;
   /** The fetch the client uses (a fake one in tests). */
   readonly fetch?: typeof fetch | undefined;
-  /** How often the client retries a failed request (429, 5xx, connection errors); SDK default 2. */
+  /**
+   * How many times the adapter asks again after a timeout, a connection error, a 408, 409, 429 or
+   * 5xx, each retry logged; default 2 (3 attempts). It applies to an injected `client` too.
+   */
   readonly maxRetries?: number | undefined;
-  /** The request timeout in milliseconds; SDK default 10 minutes. */
+  /**
+   * How long one attempt waits for the answer to start, in milliseconds (a streamed answer may
+   * then take longer); default 60 000. It applies to an injected `client` too.
+   */
   readonly timeout?: number | undefined;
+  /**
+   * Where retries are logged. Default: the logger the agent passes with each call, else
+   * `console.warn`.
+   */
+  readonly logger?: Logger | undefined;
 }
 
 /**
@@ -63,15 +69,22 @@ export type OpenAiChatCompletion = ChatCompletion & {
 };
 
 /**
- * The model port backed by OpenAI chat completions (or any compatible gateway). Errors become
- * `AgentError('completionFailed', 'openai: <status> <message>')` whose message and cause (a
- * rebuilt SDK error: body, headers, nested causes and stacks) hold none of the adapter's secrets
- * (SPEC RPL-3); an abort through `options.signal` rejects with the signal's reason.
+ * The model port backed by OpenAI chat completions (or any compatible gateway). Each attempt waits
+ * `timeout` for the answer to start; a timeout, a connection error, a 408, 409, 429 or 5xx is
+ * asked again up to `maxRetries` times, each retry logged with its reason and wait
+ * ({@link withRetries}). Errors become `CompletionError('completionFailed',
+ * 'openai: <status> <message>')`, naming the endpoint's host and the attempts when it could not be
+ * reached or failed after retries; their message and cause (a rebuilt SDK error: body, headers,
+ * nested causes and stacks) hold none of the adapter's secrets (SPEC RPL-3), nor do the log
+ * lines. An abort through `options.signal` rejects with the signal's reason.
  */
 export function createOpenAiChatCompletion(options: OpenAiOptions): OpenAiChatCompletion {
   const { model, stream } = options;
+  const timeoutMs = checkedCount('timeout', options.timeout, 1) ?? DEFAULT_TIMEOUT_MS;
+  const maxRetries = checkedCount('maxRetries', options.maxRetries, 0) ?? DEFAULT_MAX_RETRIES;
   const client =
     options.client === undefined ? newClient(options) : injected(options, options.client);
+  const endpoint = hostOf(client.baseURL);
   // Read when needed: a client built with a key function swaps its key over time.
   const secrets = (): readonly string[] => {
     const key = client.apiKey;
@@ -89,23 +102,49 @@ export function createOpenAiChatCompletion(options: OpenAiOptions): OpenAiChatCo
       ...settingsBody(options, request.settings, tools.length > 0),
     };
     const { signal, onChunk } = callOptions;
-    const requestOptions = signal === undefined ? {} : { signal };
+    const mask = secretMasker(secrets());
+    const plan = {
+      maxRetries,
+      timeoutMs,
+      endpoint,
+      model,
+      logger: options.logger ?? callOptions.logger ?? consoleLogger,
+      mask,
+      signal,
+    };
+    // The adapter retries, so that each retry is logged: the SDK is asked once per attempt.
+    const requestOptions = (retry: number) => ({
+      ...(signal === undefined ? {} : { signal }),
+      timeout: timeoutMs,
+      maxRetries: 0,
+      headers: { 'X-Stainless-Retry-Count': String(retry) },
+    });
     try {
       if (stream ?? onChunk !== undefined) {
-        const chunks = await client.chat.completions.create(
-          { ...body, stream: true, stream_options: { include_usage: true } },
-          requestOptions,
+        const chunks = await withRetries(
+          (retry) =>
+            client.chat.completions.create(
+              { ...body, stream: true, stream_options: { include_usage: true } },
+              requestOptions(retry),
+            ),
+          plan,
         );
+        // Once the stream has begun it is not asked again: its chunks have gone out.
         const response = await fromOpenAiStream(chunks, onChunk);
         // The SDK ends an aborted stream quietly; what was read so far is not an answer.
         signal?.throwIfAborted();
         return response;
       }
-      return fromOpenAiResponse(await client.chat.completions.create(body, requestOptions));
+      return fromOpenAiResponse(
+        await withRetries(
+          (retry) => client.chat.completions.create(body, requestOptions(retry)),
+          plan,
+        ),
+      );
     } catch (error) {
       if (signal?.aborted === true) throw signal.reason;
       if (isAgentlogError(error)) throw error;
-      throw completionFailed(error, secretMasker(secrets()));
+      throw completionFailed(error, mask);
     }
   }
 
@@ -115,8 +154,33 @@ export function createOpenAiChatCompletion(options: OpenAiOptions): OpenAiChatCo
   return Object.freeze(adapter) as OpenAiChatCompletion;
 }
 
+const consoleLogger: Logger = {
+  warn: (message, details) => console.warn(`[agentlog] ${message}`, details ?? ''),
+};
+
+/** A whole number of at least `least`, or `undefined`; anything else is a configuration error. */
+function checkedCount(name: string, value: number | undefined, least: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isSafeInteger(value) || value < least) {
+    throw new AgentError(
+      'invalidConfiguration',
+      `openai: ${name} must be a whole number of ${least} or more, got ${value}`,
+    );
+  }
+  return value;
+}
+
+/** The host and port of a base URL: never its path, query or credentials. */
+function hostOf(baseURL: string): string {
+  try {
+    return new URL(baseURL).host;
+  } catch {
+    return 'the endpoint';
+  }
+}
+
 function newClient(options: OpenAiChatCompletionOptions): OpenAiClient {
-  const { apiKey = process.env['OPENAI_API_KEY'], baseURL, fetch, maxRetries, timeout } = options;
+  const { apiKey = process.env['OPENAI_API_KEY'], baseURL, fetch } = options;
   if (apiKey === undefined || apiKey === '') {
     throw new AgentError(
       'invalidConfiguration',
@@ -127,12 +191,11 @@ function newClient(options: OpenAiChatCompletionOptions): OpenAiClient {
     apiKey,
     ...(baseURL === undefined ? {} : { baseURL }),
     ...(fetch === undefined ? {} : { fetch }),
-    ...(maxRetries === undefined ? {} : { maxRetries }),
-    ...(timeout === undefined ? {} : { timeout }),
   });
 }
 
-const connectionOptions = ['apiKey', 'baseURL', 'fetch', 'maxRetries', 'timeout'] as const;
+// What builds a client; `timeout` and `maxRetries` are the adapter's, sent with each request.
+const connectionOptions = ['apiKey', 'baseURL', 'fetch'] as const;
 
 function injected(options: OpenAiChatCompletionOptions, client: OpenAiClient): OpenAiClient {
   const conflicting = connectionOptions.filter((name) => options[name] !== undefined);
@@ -143,102 +206,6 @@ function injected(options: OpenAiChatCompletionOptions, client: OpenAiClient): O
     );
   }
   return client;
-}
-
-/** An SDK error as `completionFailed`, with the secrets masked in the message and the cause. */
-function completionFailed(error: unknown, mask: (text: string) => string): AgentError {
-  const raw = error instanceof Error ? error.message : String(error);
-  const api =
-    error instanceof APIError
-      ? (error as OpenAiApiError<number | undefined, Headers | undefined>)
-      : undefined;
-  const code: number | undefined = api?.status;
-  const status = code !== undefined ? `${code} ` : '';
-  const text = status !== '' && raw.startsWith(status) ? raw.slice(status.length) : raw;
-  const headers: Headers | undefined = api?.headers;
-  const retryAfterMs =
-    headers === undefined ? undefined : retryAfterMsOf((name) => headers.get(name));
-  return new CompletionError(kindOf(error), `openai: ${status}${mask(text)}`, {
-    cause: safeCause(error, mask),
-    ...(code === undefined ? {} : { status: code }),
-    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-  });
-}
-
-/** The kind of an SDK failure (SPEC LOOP-12). */
-function kindOf(error: unknown): CompletionFailureKind {
-  if (error instanceof APIUserAbortError) return 'aborted';
-  if (error instanceof APIConnectionError || error instanceof APIConnectionTimeoutError)
-    return 'network';
-  const status = error instanceof APIError ? (error.status as number | undefined) : undefined;
-  if (status !== undefined) return failureKindOfStatus(status);
-  if (error instanceof Error && error.name === 'AbortError') return 'aborted';
-  return 'other';
-}
-
-// Response headers that carry credentials or sessions: dropped to `[redacted]` whatever they hold.
-const credentialHeaders = new Set([
-  'authorization',
-  'proxy-authorization',
-  'x-api-key',
-  'api-key',
-  'cookie',
-  'set-cookie',
-]);
-
-/**
- * A rebuilt copy of the thrown error, never the error itself: the SDK error keeps the response
- * headers and body, where a server may echo the key. The copy has the same SDK class, status and
- * request id; its message, body, header values, stack and nested causes are masked.
- */
-function safeCause(error: unknown, mask: (text: string) => string, depth = 0): Error {
-  if (!(error instanceof Error)) return new Error(mask(String(error)));
-  const message = mask(error.message);
-  const apiError: OpenAiApiError | undefined = error instanceof APIError ? error : undefined;
-  const status = apiError?.status;
-  let copy: Error;
-  if (error instanceof APIConnectionTimeoutError) {
-    copy = new APIConnectionTimeoutError({ message });
-  } else if (error instanceof APIUserAbortError) {
-    copy = new APIUserAbortError({ message });
-  } else if (error instanceof APIConnectionError) {
-    copy = new APIConnectionError({ message, ...nestedCause(error, mask, depth) });
-  } else if (apiError !== undefined && status !== undefined) {
-    const prefix = `${status} `;
-    copy = APIError.generate(
-      status,
-      { error: maskDeep(apiError.error, mask) },
-      message.startsWith(prefix) ? message.slice(prefix.length) : message,
-      safeHeaders(apiError.headers, mask),
-    );
-  } else {
-    copy = new Error(message, nestedCause(error, mask, depth));
-    copy.name = mask(error.name);
-    const { code } = error as { code?: unknown };
-    if (typeof code === 'string' || typeof code === 'number') {
-      Object.assign(copy, { code: typeof code === 'string' ? mask(code) : code });
-    }
-  }
-  if (error.stack !== undefined) copy.stack = mask(error.stack);
-  return copy;
-}
-
-function nestedCause(
-  error: Error,
-  mask: (text: string) => string,
-  depth: number,
-): { cause?: Error } {
-  return error.cause === undefined || depth >= 5
-    ? {}
-    : { cause: safeCause(error.cause, mask, depth + 1) };
-}
-
-function safeHeaders(headers: Headers | undefined, mask: (text: string) => string): Headers {
-  const safe = new Headers();
-  headers?.forEach((value, name) => {
-    safe.append(name, credentialHeaders.has(name.toLowerCase()) ? REDACTED : mask(value));
-  });
-  return safe;
 }
 
 /**

@@ -19,6 +19,7 @@ const echo = tool({
 
 async function runOn(script: readonly ServedAnswer[], streamed: boolean, maxRetries = 0) {
   const server = await startChatCompletionsServer(script);
+  const warnings: unknown[][] = [];
   try {
     const store = createInMemoryEventStore();
     const agent = await Agent.builder()
@@ -31,6 +32,7 @@ async function runOn(script: readonly ServedAnswer[], streamed: boolean, maxRetr
         }),
       )
       .tools([echo])
+      .logger({ warn: (...line) => void warnings.push(line) })
       .store(store)
       .streamId('gateway')
       .clock(fixedClock())
@@ -46,6 +48,7 @@ async function runOn(script: readonly ServedAnswer[], streamed: boolean, maxRetr
       deltas,
       events: await store.readStream('gateway'),
       requests: server.requests,
+      warnings,
     };
   } finally {
     await server.close();
@@ -99,7 +102,7 @@ describe('a gateway’s payloads through the openai client', () => {
     }
   });
 
-  it('LOOP-12 a 429 then a success: retried by the client, or a rateLimited error with retryAfterMs', async () => {
+  it('LOOP-12 a 429 then a success: retried by the adapter and logged, or a rateLimited error with retryAfterMs', async () => {
     const script: ServedAnswer[] = [
       {
         kind: 'failure',
@@ -112,6 +115,12 @@ describe('a gateway’s payloads through the openai client', () => {
     const retried = await runOn(script, false, 1);
     expect(retried.error).toBeUndefined();
     expect(retried.agent.history().at(-1)).toMatchObject({ text: 'hello' });
+    expect(retried.warnings).toEqual([
+      [
+        expect.stringMatching(/failed \(429 Rate limit reached\); retrying in 10 ms/),
+        expect.objectContaining({ streamId: 'gateway', status: 429, waitMs: 10 }),
+      ],
+    ]);
     const refused = await runOn(script, false, 0);
     expect(refused.error).toMatchObject({
       code: 'completionFailed',

@@ -1,6 +1,7 @@
 import type { ChatMessage } from '../messages/chatMessage.js';
 import type { ToolCall } from '../messages/toolCall.js';
 import type { JsonObject } from '../support/json.js';
+import type { Logger } from './logger.js';
 
 /** What the model is told about one tool: OpenAI strict function calling accepts it. */
 export interface ToolSpec {
@@ -70,6 +71,12 @@ export interface CompletionOptions {
   readonly signal?: AbortSignal;
   /** Called with each streamed text delta, for models that stream. */
   readonly onChunk?: (delta: string) => void;
+  /**
+   * The agent's logger, with the stream id in each line's details: where a model reports what the
+   * caller would not see otherwise (the OpenAI adapter: each retried request). A model may ignore
+   * it; a caller may leave it out.
+   */
+  readonly logger?: Logger;
 }
 
 /** The model port (the OpenAI adapter, the scripted and replay models implement it). */
