@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createSqliteEventStore } from '@agentlog/store';
 import { fixtureSessions } from '../../replay/src/test/fixtureSessions.js';
 import { runCliIn } from './test/runCliIn.js';
+import { capsSection } from './capsSection.js';
 import { workColumn } from '@agentlog/core/read-models';
 import { unservedSection, workersTable } from './workersCommand.js';
 
@@ -96,6 +97,30 @@ describe('agentlog worker and workers (SPEC WRK)', () => {
     expect(listed.stdout.split('\n')[1]).toMatch(
       /^notes-fr +pending +\S+ \S+ +1 +- +requested, no worker for agent translator$/,
     );
+  });
+
+  it('WRK-10 agentlog workers prints the caps per agent name the store holds', async () => {
+    const db = join(dir, 'caps.db');
+    const store = createSqliteEventStore({ path: db });
+    try {
+      await store.work.setCaps({ triage: 2, 'release-notes': 1, paused: 0 });
+    } finally {
+      store.close();
+    }
+    expect(await cli(['workers', '--store', db])).toEqual({
+      code: 0,
+      stdout: [
+        'no live worker',
+        '',
+        'caps:',
+        '  paused         no new run: its cap is 0',
+        '  release-notes  at most 1 run at once, across all workers',
+        '  triage         at most 2 runs at once, across all workers',
+        '',
+      ].join('\n'),
+      stderr: '',
+    });
+    expect(capsSection({})).toEqual([]);
   });
 
   it('WRK-9 workers says when more streams need a worker than it lists', () => {

@@ -1,5 +1,6 @@
 import type { WorkIndex, WorkItem, WorkerInfo } from '@agentlog/core';
 import { alignColumns } from './alignColumns.js';
+import { capsSection } from './capsSection.js';
 import type { CliCommand } from './cliCommand.js';
 import { CliError } from './cliError.js';
 import { openStore } from './openStore.js';
@@ -23,8 +24,10 @@ export const workersCommand: CliCommand = {
           '  agents     the agent names it runs\n' +
           '  runs       the streams whose runs it holds\n' +
           '  heartbeat  its last heartbeat (UTC)\n' +
-          'then, under "needs a worker:", each stream that needs work (requested, ready, lease\n' +
-          'lapsed) that no live worker can take: its agent name is none of theirs, or it records none.',
+          'then, under "caps:", the caps per agent name the store holds (at most so many runs at\n' +
+          'once, across all workers), and under "needs a worker:", each stream that needs work\n' +
+          '(requested, ready, lease lapsed) that no live worker can take: its agent name is none of\n' +
+          'theirs, or it records none.',
       )
       .addOption(storeOption());
   },
@@ -44,11 +47,17 @@ export const workersCommand: CliCommand = {
 
 /**
  * The lines `agentlog workers` prints for a work index: {@link workersTable}, then
- * {@link unservedSection} when a stream needs work no live worker can take (SPEC WRK-9).
+ * {@link capsSection} when an agent name has a cap (SPEC WRK-10), then {@link unservedSection}
+ * when a stream needs work no live worker can take (SPEC WRK-9).
  */
 export async function workersReport(index: WorkIndex): Promise<string[]> {
   const { workers, unserved } = await unservedWork(index, UNSERVED_SHOWN + 1);
-  return [...workersTable(workers), ...unservedSection(unserved, UNSERVED_SHOWN)];
+  const caps = await index.caps();
+  return [
+    ...workersTable(workers),
+    ...capsSection(caps),
+    ...unservedSection(unserved, UNSERVED_SHOWN),
+  ];
 }
 
 /** The lines `agentlog workers` prints: a header and one row per worker, or `no live worker`. */

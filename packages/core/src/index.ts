@@ -53,6 +53,7 @@ export type { ToolErrorCode } from './errors/toolError.js';
 export { ConcurrencyError } from './errors/concurrencyError.js';
 export { RunOwnedError } from './errors/runOwnedError.js';
 export { LeaseLostError } from './errors/leaseLostError.js';
+export { AgentAtCapError } from './errors/agentAtCapError.js';
 export { InvalidEventError } from './errors/invalidEventError.js';
 export { ReplayDivergenceError } from './errors/replayDivergenceError.js';
 

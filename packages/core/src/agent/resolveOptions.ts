@@ -2,6 +2,7 @@ import { DEFAULT_SETTINGS } from '../decider/deciderSettings.js';
 import { AgentError } from '../errors/agentError.js';
 import type { HookRegistry, Logger } from '../api/hooks.js';
 import { createInMemoryEventStore } from '../store/inMemoryEventStore.js';
+import { AGENT_NAME } from '../store/workIndexChecks.js';
 import { uuidV7 } from '../support/uuidV7.js';
 import type { Tool } from '../api/tool.js';
 import type { AgentOptions, AgentOptionsDraft } from '../api/agentOptions.js';
@@ -11,8 +12,6 @@ const consoleLogger: Logger = {
 };
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
-/** A registered agent name: printable, no spaces, so it reads the same in every listing. */
-const AGENT_NAME = /^[a-zA-Z0-9._:-]{1,128}$/;
 
 /**
  * The default clock, one function for every agent: code that V8 compiled for one agent's clock

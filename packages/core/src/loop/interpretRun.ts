@@ -10,7 +10,7 @@ import {
   type RunCursor,
 } from '../decider/runCursor.js';
 import { ConcurrencyError } from '../errors/concurrencyError.js';
-import { isLeaseLost, isRunOwned } from '../errors/fenceErrors.js';
+import { isAgentAtCap, isLeaseLost, isRunOwned } from '../errors/fenceErrors.js';
 import { claimRun } from './claimRun.js';
 import { describeThrown } from '../errors/toolError.js';
 import type { RunMode } from '../events/agentEvent.js';
@@ -116,10 +116,11 @@ export async function interpretRun(
       }
     }
   } catch (error) {
-    // The run lost the stream, or never got it: nothing more of it is appended, not even its stop.
-    // It rejects with the lost lease when that is what ended it, else with what did.
+    // The run lost the stream, or never got it (its claim met a live run, or its agent's cap):
+    // nothing more of it is appended, not even its stop. It rejects with the lost lease when that
+    // is what ended it, else with what did.
     const lost = writer.lost;
-    if (lost !== undefined || isLeaseLost(error) || isRunOwned(error)) {
+    if (lost !== undefined || isLeaseLost(error) || isRunOwned(error) || isAgentAtCap(error)) {
       writer.discardDeferred();
       await writer.catchUp().catch(() => undefined);
       throw lost !== undefined && causedBy(error, lost) ? lost : error;

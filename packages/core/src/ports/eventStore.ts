@@ -61,7 +61,10 @@ export interface AppendOptions {
    * This append claims the stream's run (SPEC WRK-4, WRK-8): a store with a work index refuses it
    * with `RunOwnedError` while another owner holds a live lease by the store's clock, judged in
    * the same transaction as the append. On success the stream's fencing token becomes the revision
-   * of the first event appended, and `owner` holds the lease. Stores without a work index ignore it.
+   * of the first event appended, and `owner` holds the lease. A claim whose `work` entry leaves the
+   * stream `running` is refused with `AgentAtCapError` when the stream's agent name has a cap
+   * (`WorkIndex.setCaps`) and that many other runs of it hold a live lease (SPEC WRK-10). Stores
+   * without a work index ignore it.
    */
   readonly claim?: RunClaim;
   /**

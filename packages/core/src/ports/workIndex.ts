@@ -74,7 +74,7 @@ export interface WorkState {
  * events, so finding work costs what the work costs, not what the store holds. Leases are judged
  * on the store's clock, never a worker's (SPEC WRK-4). Who owns a run is decided by the append
  * that claims it (`AppendOptions.claim`), judged by the store against this index in the same
- * transaction (SPEC WRK-3, WRK-4, WRK-8).
+ * transaction (SPEC WRK-3, WRK-4, WRK-8), and so is its agent name's cap (SPEC WRK-10).
  */
 export interface WorkIndex {
   /** The store's clock. */
@@ -82,13 +82,12 @@ export interface WorkIndex {
   /**
    * Streams that need work now, at most `limit`: requested runs first in, first out, runs whose
    * every waiting call holds a decision, and runs whose lease lapsed by the store's clock. Only
-   * streams of the given agent names; `caps` holds an agent name's running streams across all
-   * workers to at most its number.
+   * streams of the given agent names; an agent name with a cap (`setCaps`, SPEC WRK-10) gets at
+   * most its cap minus its running streams with a live lease, so an agent at its cap gets none.
    */
   findWork(options: {
     readonly limit: number;
     readonly agents: readonly string[];
-    readonly caps?: Readonly<Record<string, number>>;
   }): Promise<WorkItem[]>;
   /**
    * Extends the lease `owner` holds on a running stream to `leaseMs` from the store's now (SPEC
@@ -105,6 +104,20 @@ export interface WorkIndex {
     readonly limit: number;
     readonly agents: readonly string[];
   }): Promise<WorkItem[]>;
+  /**
+   * The caps the store holds (SPEC WRK-10), by agent name: at most this many runs of the agent hold
+   * a live lease at once, across all workers and processes. An agent name without one is not here.
+   */
+  caps(): Promise<Record<string, number>>;
+  /**
+   * Sets the cap of each agent name given (a whole number >= 0; 0 lets no new run of it start), or
+   * removes it (`null`); the caps of other names stay. From its commit on, every claim of a run of
+   * such an agent is judged against it (`AgentAtCapError`). A cap lowered below the runs live now
+   * stops none of them. Resolves with the caps these names had before (a name without one is not
+   * there). Refused with a `RangeError` naming the name, before anything is written, unless every
+   * name is 1 to 128 letters, digits, `.`, `_`, `:` or `-` and every cap a whole number >= 0 or null.
+   */
+  setCaps(caps: Readonly<Record<string, number | null>>): Promise<Record<string, number>>;
   /** Records that a worker is alive, with the runs it holds (its heartbeat, by the store's clock). */
   heartbeat(worker: WorkerInfo): Promise<void>;
   /** Forgets a worker that stopped. */

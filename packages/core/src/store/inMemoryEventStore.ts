@@ -120,6 +120,8 @@ function append(
     state.work.now(),
   );
   if (decision.kind === 'conflict') throw decision.error;
+  // A claim of a run whose agent name is at its cap, counted now (SPEC WRK-10).
+  if (claims && options?.work !== undefined) state.work.judgeCap(streamId, options);
 
   // Copied before the first write, so nothing can fail half-way.
   const { indexes, firstRevision } = decision;

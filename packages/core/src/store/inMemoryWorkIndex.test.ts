@@ -63,14 +63,19 @@ describe('the in-memory work index', () => {
     });
   });
 
-  it('WRK-2 caps hold the running streams of an agent name to at most its number', async () => {
-    const { work, append } = indexed();
+  it('WRK-10 the caps it holds hold the running streams of an agent name to at most its number', async () => {
+    const { work, append, advance } = indexed();
     await append('live', { status: 'running', agent: 'a', owner: 'w1', leaseMs: 60_000 });
     await append('one', { status: 'requested', agent: 'a' });
     await append('two', { status: 'requested', agent: 'a' });
     await append('b', { status: 'ready', agent: 'b' });
-    const found = await work.findWork({ limit: 10, agents: ['a', 'b'], caps: { a: 2, b: 0 } });
+    expect(await work.setCaps({ a: 2, b: 0 })).toEqual({});
+    const found = await work.findWork({ limit: 10, agents: ['a', 'b'] });
     expect(found.map((item) => item.streamId)).toEqual(['one']);
+    // A lapsed lease holds no place: it is listed, and so is the next request.
+    advance(60_000);
+    const lapsed = await work.findWork({ limit: 10, agents: ['a'] });
+    expect(lapsed.map((item) => item.streamId)).toEqual(['one', 'two']);
   });
 
   it('WRK-7 keeps the workers’ heartbeats and forgets a retired worker', async () => {

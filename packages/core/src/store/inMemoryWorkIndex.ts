@@ -1,6 +1,8 @@
+import type { AppendOptions } from '../ports/eventStore.js';
 import type { WorkEntry, WorkIndex, WorkItem, WorkState, WorkerInfo } from '../ports/workIndex.js';
+import { cappedAgentOf, judgeCap } from './judgeCap.js';
 import type { FencedEntry } from './judgeFence.js';
-import { assertFindWorkOptions, assertLeaseMs } from './workIndexChecks.js';
+import { assertAgentCaps, assertFindWorkOptions, assertLeaseMs } from './workIndexChecks.js';
 
 /** What the in-memory index keeps of one stream. */
 interface IndexedStream {
@@ -40,6 +42,11 @@ export interface InMemoryWorkIndex {
   readonly record: (streamId: string, entry: WorkEntry, fence?: number) => void;
   /** The stream's run as the fence is judged on it (`judgeFence`). */
   readonly fenced: (streamId: string) => FencedEntry | undefined;
+  /**
+   * Judges an append's claim against its agent name's cap (`judgeCap`, SPEC WRK-10): throws
+   * `AgentAtCapError` when the agent's other runs with a live lease reached it.
+   */
+  readonly judgeCap: (streamId: string, options: Pick<AppendOptions, 'claim' | 'work'>) => void;
   /** The store's clock, in ms. */
   readonly now: () => number;
 }
@@ -48,6 +55,10 @@ export interface InMemoryWorkIndex {
 export function createInMemoryWorkIndex(clock: () => Date): InMemoryWorkIndex {
   const streams = new Map<string, IndexedStream>();
   const workers = new Map<string, IndexedWorker>();
+  /** The caps by agent name (SPEC WRK-10). */
+  const caps = new Map<string, number>();
+  /** The running streams of each agent name, so a claim counts them, not every stream. */
+  const runningOf = new Map<string, Set<string>>();
   const waiters = new Set<() => void>();
   const now = (): number => clock().getTime();
   const iso = (ms: number): string => new Date(ms).toISOString();
@@ -71,14 +82,18 @@ export function createInMemoryWorkIndex(clock: () => Date): InMemoryWorkIndex {
     const before = streams.get(streamId);
     const token = fence ?? before?.fence;
     const same = before?.status === entry.status;
+    const agent = entry.agent ?? before?.agent;
+    if (before?.status === 'running' && before.agent !== undefined) {
+      runningOf.get(before.agent)?.delete(streamId);
+    }
+    if (entry.status === 'running' && agent !== undefined) {
+      const running = runningOf.get(agent) ?? new Set<string>();
+      runningOf.set(agent, running.add(streamId));
+    }
     streams.set(streamId, {
       status: entry.status,
       // An entry that leaves the agent out keeps the one the stream has.
-      ...(entry.agent === undefined
-        ? before?.agent === undefined
-          ? {}
-          : { agent: before.agent }
-        : { agent: entry.agent }),
+      ...(agent === undefined ? {} : { agent }),
       ...(entry.owner === undefined ? {} : { owner: entry.owner }),
       since: same && before !== undefined ? before.since : at,
       ...(entry.status === 'running'
@@ -99,7 +114,7 @@ export function createInMemoryWorkIndex(clock: () => Date): InMemoryWorkIndex {
       } catch (error) {
         return Promise.reject(error instanceof Error ? error : new Error(String(error)));
       }
-      const { limit, agents, caps = {} } = options;
+      const { limit, agents } = options;
       const at = now();
       const running = new Map<string, number>();
       const candidates: (WorkItem & { readonly sinceMs: number })[] = [];
@@ -125,7 +140,7 @@ export function createInMemoryWorkIndex(clock: () => Date): InMemoryWorkIndex {
       for (const { sinceMs: _since, ...item } of candidates) {
         if (found.length >= limit) break;
         const agent = item.agent as string;
-        const cap = caps[agent];
+        const cap = caps.get(agent);
         const taken = running.get(agent) ?? 0;
         if (cap !== undefined && taken >= cap) continue;
         running.set(agent, taken + 1);
@@ -170,6 +185,24 @@ export function createInMemoryWorkIndex(clock: () => Date): InMemoryWorkIndex {
       return Promise.resolve(
         found.slice(0, options.limit).map(({ sinceMs: _since, ...item }) => item),
       );
+    },
+    caps: () => Promise.resolve(Object.fromEntries(caps)),
+    setCaps(given) {
+      try {
+        assertAgentCaps(given);
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
+      const before: Record<string, number> = {};
+      for (const [agent, cap] of Object.entries(given)) {
+        const had = caps.get(agent);
+        if (had !== undefined) before[agent] = had;
+        if (cap === null) caps.delete(agent);
+        else caps.set(agent, cap);
+      }
+      // A raised or removed cap may let work through that findWork held back.
+      for (const wake of [...waiters]) wake();
+      return Promise.resolve(before);
     },
     heartbeat(worker) {
       const at = now();
@@ -230,5 +263,17 @@ export function createInMemoryWorkIndex(clock: () => Date): InMemoryWorkIndex {
     },
   };
   const fenced = (streamId: string): FencedEntry | undefined => streams.get(streamId);
-  return { index, record, fenced, now };
+  const judgeClaimCap = (streamId: string, options: Pick<AppendOptions, 'claim' | 'work'>) => {
+    const agent = cappedAgentOf(options, streams.get(streamId)?.agent);
+    const cap = agent === undefined ? undefined : caps.get(agent);
+    if (agent === undefined || cap === undefined) return;
+    const at = now();
+    let running = 0;
+    for (const other of runningOf.get(agent) ?? []) {
+      const leaseUntil = streams.get(other)?.leaseUntil;
+      if (other !== streamId && (leaseUntil === undefined || leaseUntil > at)) running += 1;
+    }
+    judgeCap(streamId, agent, cap, running);
+  };
+  return { index, record, fenced, judgeCap: judgeClaimCap, now };
 }

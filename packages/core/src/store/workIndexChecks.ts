@@ -1,5 +1,8 @@
 import type { WorkEntry, WorkIndex, WorkStatus } from '../ports/workIndex.js';
 
+/** A registered agent name: printable, no spaces, so it reads the same in every listing. */
+export const AGENT_NAME = /^[a-zA-Z0-9._:-]{1,128}$/;
+
 /** The statuses a work-index entry may have (SPEC WRK-2). */
 export const workStatuses: readonly WorkStatus[] = [
   'requested',
@@ -49,20 +52,40 @@ export type FindWorkOptions = Parameters<WorkIndex['findWork']>[0];
 
 /**
  * Throws a `RangeError` naming the option unless `options` are valid `findWork` options: a whole
- * `limit` >= 0, `agents` an array of strings, each cap a whole number >= 0.
+ * `limit` >= 0 and `agents` an array of strings.
  */
 export function assertFindWorkOptions(options: FindWorkOptions): void {
-  const { limit, agents, caps } = options;
+  const { limit, agents } = options;
   if (!Number.isSafeInteger(limit) || limit < 0) {
     throw new RangeError(`findWork: limit must be a whole number >= 0, not ${String(limit)}`);
   }
   if (!Array.isArray(agents) || agents.some((agent) => typeof agent !== 'string')) {
     throw new RangeError('findWork: agents must be an array of agent names');
   }
-  for (const [agent, cap] of Object.entries(caps ?? {})) {
-    if (!Number.isSafeInteger(cap) || cap < 0) {
+}
+
+/**
+ * Throws a `RangeError` naming the agent name unless `caps` (of `WorkIndex.setCaps`, SPEC WRK-10)
+ * is an object whose every key is a registered agent name (1 to 128 letters, digits, `.`, `_`,
+ * `:` or `-`) and every value a whole number >= 0, or `null` (no cap). Checked before anything is
+ * written.
+ */
+export function assertAgentCaps(
+  caps: unknown,
+  what = 'setCaps',
+): asserts caps is Readonly<Record<string, number | null>> {
+  if (typeof caps !== 'object' || caps === null || Array.isArray(caps)) {
+    throw new RangeError(`${what}: caps must be an object of agent names, not ${String(caps)}`);
+  }
+  for (const [agent, cap] of Object.entries(caps)) {
+    if (!AGENT_NAME.test(agent)) {
       throw new RangeError(
-        `findWork: caps[${JSON.stringify(agent)}] must be a whole number >= 0, not ${String(cap)}`,
+        `${what}: ${JSON.stringify(agent)} is no agent name: use 1 to 128 letters, digits, '.', '_', ':' or '-'`,
+      );
+    }
+    if (cap !== null && (typeof cap !== 'number' || !Number.isSafeInteger(cap) || cap < 0)) {
+      throw new RangeError(
+        `${what}: the cap of agent ${agent} must be a whole number >= 0 or null, not ${String(cap)}`,
       );
     }
   }

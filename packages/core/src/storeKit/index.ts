@@ -21,10 +21,12 @@ export {
   assertValidWorkEntry,
   assertLeaseMs,
   assertFindWorkOptions,
+  assertAgentCaps,
   needsWorkNow,
   workStatuses,
 } from '../store/workIndexChecks.js';
 export type { FindWorkOptions } from '../store/workIndexChecks.js';
 export { judgeFence, assertFenceOptions } from '../store/judgeFence.js';
 export type { FencedEntry } from '../store/judgeFence.js';
+export { judgeCap, cappedAgentOf } from '../store/judgeCap.js';
 export { loadOptionalPeer } from '../errors/loadOptionalPeer.js';

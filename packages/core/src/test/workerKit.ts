@@ -47,6 +47,8 @@ export function workStore(): {
     renewLease: (...args) =>
       paused ? Promise.reject(new Error('the network stalled')) : work.renewLease(...args),
     unservedWork: (options) => work.unservedWork(options),
+    caps: () => work.caps(),
+    setCaps: (caps) => work.setCaps(caps),
     heartbeat: (info) => work.heartbeat(info),
     retire: (id) => work.retire(id),
     listWorkers: (options) => work.listWorkers(options),

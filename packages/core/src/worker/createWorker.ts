@@ -6,14 +6,16 @@ import type { WorkerIdentity } from '../events/agentEvent.js';
 import type { Logger } from '../api/hooks.js';
 import type { EventStore } from '../ports/eventStore.js';
 import type { WorkIndex } from '../ports/workIndex.js';
+import { assertAgentCaps } from '../store/workIndexChecks.js';
 import { uuidV7 } from '../support/uuidV7.js';
+import { publishCaps } from './publishCaps.js';
 import { reportActivity } from './reportActivity.js';
 import { shutDownSlots } from './shutDownSlots.js';
 import type { WorkerActivity } from './workerActivity.js';
 import type { WorkerAgents } from './workerAgent.js';
 import { startSlot, type WorkerSlot } from './workerSlot.js';
 
-/** What a worker is given (SPEC WRK-1 … WRK-9). */
+/** What a worker is given (SPEC WRK-1 … WRK-10). */
 export interface WorkerOptions {
   /** The store; it must keep a work index (`store.work`). */
   readonly store: EventStore;
@@ -33,8 +35,13 @@ export interface WorkerOptions {
   readonly graceMs?: number;
   /** How long it waits for work between two looks at the index, at most. Default 1 s. */
   readonly pollMs?: number;
-  /** At most this many running streams of an agent name, counted across all workers. */
-  readonly caps?: Readonly<Record<string, number>>;
+  /**
+   * Caps per agent name (SPEC WRK-10): at most this many runs of the agent at once, across all
+   * workers and processes on the store. The worker writes them into the store as it starts, where
+   * every claim is judged against them; the last worker to start sets a name's cap (and logs it
+   * when it replaced another value); `null` removes one. Names it leaves out keep their cap.
+   */
+  readonly caps?: Readonly<Record<string, number | null>>;
 }
 
 /**
@@ -61,13 +68,14 @@ export interface Worker extends PromiseLike<void> {
 const UNSERVED_EVERY_MS = 30_000;
 
 /**
- * Starts a worker on the store's work index (SPEC WRK-1 … WRK-9). It takes a requested run, a
+ * Starts a worker on the store's work index (SPEC WRK-1 … WRK-10). It takes a requested run, a
  * run whose every waiting call holds a decision, and a run whose lease lapsed by the store's
  * clock; each run's first append claims the stream, and the store refuses the claim while
  * another process holds a live lease (WRK-4), so of workers racing for one run exactly one takes
- * it. Runs renew their own lease. Told to stop, it claims nothing more, lets running runs finish
- * for `graceMs`, aborts the rest, records `RunReleased` for each so another worker continues it
- * at once, and retires. A store without a work index is refused.
+ * it; nor does it take a run of an agent at its cap in the store (WRK-10), which its `caps`
+ * option sets as it starts. Runs renew their own lease. Told to stop, it claims nothing more,
+ * lets running runs finish for `graceMs`, aborts the rest, records `RunReleased` for each so
+ * another worker continues it at once, and retires. A store without a work index is refused.
  */
 export function createWorker(options: WorkerOptions): Worker {
   const { store, agents, caps } = options;
@@ -84,6 +92,13 @@ export function createWorker(options: WorkerOptions): Worker {
       'invalidConfiguration',
       `concurrency must be a whole number of 1 or more, got ${concurrency}`,
     );
+  }
+  if (caps !== undefined) {
+    try {
+      assertAgentCaps(caps, 'caps');
+    } catch (error) {
+      throw new AgentError('invalidConfiguration', (error as Error).message);
+    }
   }
   const host = options.host ?? hostname();
   const identity: WorkerIdentity = {
@@ -129,7 +144,7 @@ interface WorkerLoop {
   readonly work: WorkIndex;
   readonly store: EventStore;
   readonly agents: WorkerAgents;
-  readonly caps: Readonly<Record<string, number>> | undefined;
+  readonly caps: Readonly<Record<string, number | null>> | undefined;
   readonly identity: WorkerIdentity;
   readonly concurrency: number;
   readonly slots: Map<string, WorkerSlot>;
@@ -150,6 +165,7 @@ async function runWorker(loop: WorkerLoop): Promise<void> {
   // 8 × pollMs; a store that wakes its waiters (PostgreSQL's NOTIFY, SQLite's data_version)
   // ends a wait at once, and a run that ends ends it too.
   let wait = pollMs;
+  await publishCaps(work, loop.caps, loop.activity);
   await heartbeat();
   while (!stopping.aborted) {
     const wake = new AbortController();
@@ -181,16 +197,16 @@ async function runWorker(loop: WorkerLoop): Promise<void> {
 
 /** Looks for as much work as the free slots take, and starts each item (SPEC WRK-2). */
 async function findAndStart(loop: WorkerLoop, names: readonly string[], wake: () => void) {
-  const { work, slots, concurrency, caps } = loop;
+  const { work, slots, concurrency } = loop;
   const free = concurrency - slots.size;
   // A worker whose slots are full polls at its pace: the runs it holds are its work.
   if (free <= 0) return 1;
   let started = 0;
+  // The store's caps hold an agent at its cap back (WRK-10): no work of it is listed.
   const items = await work.findWork({
     // Streams this worker holds may be listed too (their lease lapsed meanwhile): ask for them.
     limit: free + slots.size,
     agents: names,
-    ...(caps === undefined ? {} : { caps }),
   });
   for (const item of items) {
     if (slots.size >= concurrency) break;

@@ -7,9 +7,9 @@ const consoleLogger: Logger = {
 };
 
 /**
- * Logs what a person running the worker must hear of: a failed run, a lost lease, and a stream
- * whose agent name it does not have (once each, SPEC WRK-9). A run that stopped for a person's
- * decision is expected, and is not logged.
+ * Logs what a person running the worker must hear of: a failed run, a lost lease, a stream whose
+ * agent name it does not have (once each, SPEC WRK-9), and a cap its `caps` option changed in the
+ * store (WRK-10). A run that stopped for a person's decision is expected, and is not logged.
  */
 export function reportActivity(
   activity: Observable<WorkerActivity>,
@@ -42,6 +42,14 @@ export function reportActivity(
           },
         );
         return;
+      case 'capChanged':
+        logger.warn(
+          fact.cap === null
+            ? `this worker's caps option removed the cap of agent ${fact.agent} (it was ${runs(fact.previous)} at once) for every worker on the store`
+            : `this worker's caps option changed the cap of agent ${fact.agent} from ${runs(fact.previous)} to ${runs(fact.cap)} at once for every worker on the store (the last worker to start sets it)`,
+          { worker, agent: fact.agent },
+        );
+        return;
       case 'claimed':
       case 'waiting':
       case 'finished':
@@ -49,4 +57,9 @@ export function reportActivity(
         return;
     }
   });
+}
+
+/** `1 run`, `2 runs`. */
+function runs(count: number): string {
+  return `${count} ${count === 1 ? 'run' : 'runs'}`;
 }

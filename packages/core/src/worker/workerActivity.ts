@@ -6,7 +6,8 @@ import type { WorkReason } from '../ports/workIndex.js';
  * `finished`: the run ended otherwise; `released`: it gave the run back on shutdown; `lost`:
  * another process claimed the run, or its lease could not be renewed; `failed`: the run or its
  * start failed; `unserved`: a stream needs work under an agent name this worker does not have;
- * `storeFailed`: the worker could not reach the store (it backs off and tries again).
+ * `storeFailed`: the worker could not reach the store (it backs off and tries again);
+ * `capChanged`: its `caps` option replaced another cap the store held for an agent name (WRK-10).
  */
 export type WorkerActivity =
   | {
@@ -21,4 +22,12 @@ export type WorkerActivity =
   | { readonly kind: 'lost'; readonly streamId: string; readonly message: string }
   | { readonly kind: 'failed'; readonly streamId: string; readonly message: string }
   | { readonly kind: 'unserved'; readonly streamId: string; readonly agent?: string }
-  | { readonly kind: 'storeFailed'; readonly message: string };
+  | { readonly kind: 'storeFailed'; readonly message: string }
+  | {
+      readonly kind: 'capChanged';
+      readonly agent: string;
+      /** The cap it set; `null`: it removed the cap. */
+      readonly cap: number | null;
+      /** The cap the store held before. */
+      readonly previous: number;
+    };

@@ -1,6 +1,6 @@
 import type { Subject } from 'rxjs';
 import { runWithChannel } from '../api/runOptions.js';
-import { isLeaseLost, isRunOwned } from '../errors/fenceErrors.js';
+import { isAgentAtCap, isLeaseLost, isRunOwned } from '../errors/fenceErrors.js';
 import { isAgentlogError } from '../errors/agentlogError.js';
 import { describeThrown } from '../errors/toolError.js';
 import type { WorkerIdentity } from '../events/agentEvent.js';
@@ -24,7 +24,8 @@ export interface WorkerSlot {
  * Runs `agent` for `item` as `worker` (SPEC WRK-2, WRK-7): the run's first append claims the
  * stream, judged by the store (WRK-4). Reports on `activity`: `claimed` once the claim is stored,
  * then `waiting`, `finished`, `lost` or `failed`. A claim refused because another process's run
- * is live, or because another worker won the race, is no failure: it is not reported at all.
+ * is live, because another worker won the race, or because the agent is at its cap (WRK-10), is
+ * no failure: it is not reported at all.
  */
 export function startSlot(
   agent: WorkerAgent,
@@ -57,8 +58,9 @@ export function startSlot(
           });
       })
       .catch((error: unknown) => {
-        if (isRunOwned(error)) {
-          // Another worker won the race for the run, or its owner is alive (SPEC WRK-3, WRK-4).
+        if (isRunOwned(error) || isAgentAtCap(error)) {
+          // Another worker won the race for the run, or its owner is alive (SPEC WRK-3, WRK-4),
+          // or other runs of its agent took the cap's last place first (WRK-10): not now.
           slot.lost = true;
           return;
         }

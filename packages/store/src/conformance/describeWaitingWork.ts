@@ -22,7 +22,8 @@ export function describeWaitingWork(subject: WorkIndexUnderTest): void {
       );
       expect((await subject.work().workOf()).get(streamId)).toEqual({ status: 'waiting', agent });
       expect(await found(subject, [agent])).toEqual([]);
-      expect(await found(subject, [agent], { [agent]: 5 })).toEqual([]);
+      await subject.work().setCaps({ [agent]: 5 });
+      expect(await found(subject, [agent])).toEqual([]);
     });
 
     it('WRK-2: a decision on every waiting call moves the stream from waiting to ready, and findWork lists it', async () => {
@@ -37,11 +38,12 @@ export function describeWaitingWork(subject: WorkIndexUnderTest): void {
       expect(items.map((item) => [item.streamId, item.reason])).toEqual([[streamId, 'ready']]);
     });
 
-    it('WRK-2: a waiting stream does not count against its agent’s cap of running streams', async () => {
+    it('WRK-2 WRK-10: a waiting stream does not count against its agent’s cap of running streams', async () => {
       const agent = uniqueAgent('waiting-cap');
       await streamWith(subject, 'waiting-cap-a', { status: 'waiting', agent });
       const requested = await streamWith(subject, 'waiting-cap-b', { status: 'requested', agent });
-      expect(await found(subject, [agent], { [agent]: 1 })).toEqual([requested]);
+      await subject.work().setCaps({ [agent]: 1 });
+      expect(await found(subject, [agent])).toEqual([requested]);
     });
   });
 }

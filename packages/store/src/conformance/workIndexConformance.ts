@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { EventStore, WorkIndex } from '@agentlog/core';
+import { describeCaps } from './describeCaps.js';
 import { describeFences } from './describeFences.js';
 import { describeFindWork } from './describeFindWork.js';
 import { describeLeasesAndWorkers } from './describeLeasesAndWorkers.js';
@@ -27,9 +28,10 @@ export interface WorkIndexConformanceOptions {
 /**
  * Registers the vitest suite every store with a work index (`EventStore.work`) must pass: the
  * entry is written in the same transaction as the events (SPEC WRK-6), first in first out, agent
- * names and caps, streams that wait for a person (never listed, SPEC WRK-2), leases judged on the
- * store's clock and renewed by their owner only (SPEC WRK-4), heartbeats, and `waitForWork`. `makeStore` runs once; every test uses fresh stream ids and agent
- * names, so a persistent store may reuse one database.
+ * names, streams that wait for a person (never listed, SPEC WRK-2), leases judged on the
+ * store's clock and renewed by their owner only (SPEC WRK-4), heartbeats, `waitForWork`, the
+ * fence (WRK-8) and the caps per agent name, judged at the claim (WRK-10). `makeStore` runs once;
+ * every test uses fresh stream ids and agent names, so a persistent store may reuse one database.
  */
 export function describeWorkIndexConformance(
   name: string,
@@ -70,5 +72,6 @@ export function describeWorkIndexConformance(
     describeLeasesAndWorkers(subject);
     describeWaitingWork(subject);
     describeFences(subject);
+    describeCaps(subject);
   });
 }

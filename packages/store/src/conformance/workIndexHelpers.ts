@@ -59,8 +59,7 @@ export async function tick(subject: WorkIndexUnderTest): Promise<void> {
 export async function found(
   subject: WorkIndexUnderTest,
   agents: readonly string[],
-  caps?: Readonly<Record<string, number>>,
 ): Promise<string[]> {
-  const items = await subject.work().findWork({ limit: 100, agents, ...(caps ? { caps } : {}) });
+  const items = await subject.work().findWork({ limit: 100, agents });
   return items.map((item) => item.streamId);
 }

@@ -3,6 +3,7 @@ import { guardStore } from '../storeErrors.js';
 import { assertFindWorkOptions, assertLeaseMs } from '@agentlog/core/store-kit';
 import { isoTime, toWorkItem, type FoundRow } from '../work/findWorkQuery.js';
 import type { PostgresWorkListener } from './createPostgresWorkListener.js';
+import { postgresCaps } from './postgresCaps.js';
 import { findSql, unservedSql } from './postgresWorkSql.js';
 
 /** The SQL `findWork` runs on a store with these names (for EXPLAIN in tests). */
@@ -59,7 +60,6 @@ export function createPostgresWorkIndex(
       if (options.limit === 0 || options.agents.length === 0) return [];
       const { rows } = await query<FoundRow & { since: Date }>('finding work', findSql(names), [
         options.agents,
-        JSON.stringify(options.caps ?? {}),
         options.limit,
       ]);
       return rows.map(toWorkItem);
@@ -89,6 +89,7 @@ export function createPostgresWorkIndex(
       );
       return rows.map(toWorkItem);
     },
+    ...postgresCaps(names, query),
     heartbeat: async (worker: WorkerInfo) => {
       await query(
         `the heartbeat of worker ${worker.id}`,

@@ -18,6 +18,7 @@ import {
   type SerializedEvent,
 } from './postgresAppendCall.js';
 import { checkingCall, decideOnRead, type PostgresAppend } from './postgresAppendDecision.js';
+import { judgePostgresClaimCap } from './postgresClaimCap.js';
 import { inTransaction, UncertainCommit, withPooledClient } from './postgresClient.js';
 import { lockedAppend } from './postgresLockedAppend.js';
 import type { PostgresNames } from './postgresSchema.js';
@@ -36,7 +37,8 @@ const retryableCodes = new Set(['23505', '40001', '40P01']);
  * Appends `events` to a stream of a PostgreSQL store (its `appendToStream`), in one transaction,
  * with the stream's work-index entry when `options.work` is given (SPEC WRK-6), its claim or
  * fencing token judged by `judgeFence` on the stream's work row, locked for the transaction and
- * on the server's clock (SPEC WRK-4, WRK-8). Usually one statement (`appendOnce`). A collision
+ * on the server's clock (SPEC WRK-4, WRK-8), and a claim against its agent name's cap (SPEC
+ * WRK-10, `judgePostgresClaimCap`). Usually one statement (`appendOnce`). A collision
  * with a concurrent append is retried against the new state of the stream.
  */
 export async function postgresAppend(
@@ -134,6 +136,7 @@ async function appendOnce(
               const read = readOfError(error);
               throw read === undefined ? error : new NotAsPredicted(read);
             }
+            await judgePostgresClaimCap(client, context.names, append);
             return { nextExpectedRevision: predicted + append.events.length - 1 };
           },
           begin,

@@ -1,6 +1,7 @@
 import type { AppendResult } from '@agentlog/core';
 import { runAppendCall, type AppendRead } from './postgresAppendCall.js';
 import { checkingCall, decideOnRead, type PostgresAppend } from './postgresAppendDecision.js';
+import { judgePostgresClaimCap } from './postgresClaimCap.js';
 import { inTransaction, withPooledClient } from './postgresClient.js';
 import type { PostgresStoreContext } from './postgresStoreContext.js';
 
@@ -38,6 +39,7 @@ export function lockedAppend(
           events: decided.events,
           claim: decided.claims,
         });
+        if (decided.claims) await judgePostgresClaimCap(client, names, append);
         return decided.result;
       },
       begin,

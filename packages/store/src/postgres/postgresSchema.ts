@@ -3,15 +3,18 @@ import { pg } from './pgDriver.js';
 import { AgentlogError } from '@agentlog/core';
 import { inTransaction, UncertainCommit, withPooledClient } from './postgresClient.js';
 import { createAppendFunction } from './postgresAppendFunction.js';
+import { createCapsTable } from './postgresClaimCap.js';
 import { addFenceColumns, addWaitingStatus, createWorkTables } from './postgresWorkTables.js';
 
 /**
  * The version of the tables this code writes and reads; stored in the schema's `meta` table.
  * Version 2 added the work index (`work`, `workers`); version 3 added the `waiting` status to it;
  * version 4 the fencing token of a stream's claim (`work.fence`) and the agent names of a worker
- * (`workers.agents`). An older schema is brought up to date on first use (`ensurePostgresSchema`).
+ * (`workers.agents`); version 5 the caps per agent name (`caps`, SPEC WRK-10) and their check at a
+ * claim (`claim_cap_v1`). An older schema is brought up to date on first use
+ * (`ensurePostgresSchema`).
  */
-export const postgresSchemaVersion = 4;
+export const postgresSchemaVersion = 5;
 
 /** The schema the store uses when none is given. */
 export const defaultPostgresSchema = 'agentlog';
@@ -47,6 +50,8 @@ export interface PostgresNames {
    * its LISTEN connection; an append notifies only a stream listed there.
    */
   readonly subscribers: string;
+  /** `"schema".caps`, quoted: the caps per agent name (SPEC WRK-10). */
+  readonly caps: string;
 }
 
 /**
@@ -71,6 +76,7 @@ export function postgresNames(schema: string = defaultPostgresSchema): PostgresN
     workers: `${quoted}.workers`,
     workChannel: `${schema}_work`,
     subscribers: `${quoted}.subscribers`,
+    caps: `${quoted}.caps`,
   };
 }
 
@@ -123,8 +129,8 @@ async function createSchema(client: PoolClient, names: PostgresNames): Promise<v
       );
     }
     // From version 1, the statements below add the work index; from version 2, `addWaitingStatus`
-    // allows `waiting`; from version 3, `addFenceColumns` adds the fence. The events stay as they
-    // are.
+    // allows `waiting`; from version 3, `addFenceColumns` adds the fence; from version 4,
+    // `createCapsTable` adds the caps. The events stay as they are.
   }
   // `position` orders streams by creation (listStreams); the JSON columns keep the text exactly as
   // written (unlike jsonb, which reorders keys), so events read back byte for byte.
@@ -145,6 +151,7 @@ async function createSchema(client: PoolClient, names: PostgresNames): Promise<v
   );
   await createWorkTables(client, names);
   await createAppendFunction(client, names);
+  await createCapsTable(client, names);
   if (version !== undefined && version < 3) await addWaitingStatus(client, names);
   if (version !== undefined && version < 4) await addFenceColumns(client, names);
   await client.query(

@@ -340,11 +340,12 @@ describe.skipIf(noServer !== undefined)(
           work: { status: 'requested', agent: 'triage' },
         });
       }
+      await store.work.setCaps({ triage: 50 });
       expect(await store.work.findWork({ limit: 100, agents: ['triage'] })).toHaveLength(10);
       const plan = await withClient(async (client) => {
         const result = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
           `EXPLAIN (FORMAT JSON) ${postgresFindWorkSql(names)}`,
-          [['triage'], JSON.stringify({ triage: 5 }), 100],
+          [['triage'], 100],
         );
         return result.rows[0]?.['QUERY PLAN'][0].Plan;
       });

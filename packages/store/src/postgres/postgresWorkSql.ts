@@ -3,9 +3,9 @@ import type { PostgresNames } from './postgresSchema.js';
 /**
  * The SQL of `findWork`: streams whose status is requested or ready (through the partial index
  * `work_waiting`) and running streams whose lease ended before the server's now (through
- * `work_leases`), of the wanted agents ($1), oldest first; an agent with a cap ($2, a JSON
- * object) gets at most its cap minus its running streams whose lease is live; at most $3 rows. A
- * running stream without a lease never lapses.
+ * `work_leases`), of the wanted agents ($1), oldest first; an agent with a cap (the caps table,
+ * SPEC WRK-10) gets at most its cap minus its running streams whose lease is live; at most $2
+ * rows. A running stream without a lease never lapses.
  */
 export function findSql(names: PostgresNames): string {
   return `
@@ -16,8 +16,9 @@ export function findSql(names: PostgresNames): string {
       GROUP BY agent
     ),
     budget AS (
-      SELECT caps.key AS agent, caps.value::bigint - coalesce(live.n, 0) AS room
-      FROM json_each_text($2::json) AS caps LEFT JOIN live ON live.agent = caps.key
+      SELECT caps.agent, caps.cap - coalesce(live.n, 0) AS room
+      FROM ${names.caps} AS caps LEFT JOIN live ON live.agent = caps.agent
+      WHERE caps.agent = ANY($1::text[])
     ),
     due AS (
       SELECT stream_id, status, agent, owner, since, since AS due_at FROM ${names.work}
@@ -34,7 +35,7 @@ export function findSql(names: PostgresNames): string {
     FROM ranked LEFT JOIN budget ON budget.agent = ranked.agent
     WHERE budget.room IS NULL OR ranked.place <= budget.room
     ORDER BY ranked.due_at, ranked.stream_id
-    LIMIT $3`;
+    LIMIT $2`;
 }
 
 /**

@@ -5,10 +5,11 @@ export const agentlogApplicationId = 0x41474c47;
  * The schema version this code writes; a database with a higher one is refused. Version 2 added
  * the work index (`agentlogWorkSchema`); version 3 added the `waiting` status to it; version 4
  * added the fencing token of a stream's last claim (`agentlog_work.fence`, SPEC WRK-8) and the
- * agent names a worker runs (`agentlog_workers.agents`, SPEC WRK-9). An older database is migrated
- * in place when a store opens it for writing (`migrateAgentlogSchema`).
+ * agent names a worker runs (`agentlog_workers.agents`, SPEC WRK-9); version 5 the caps per agent
+ * name (`agentlog_caps`, SPEC WRK-10). An older database is migrated in place when a store opens
+ * it for writing (`migrateAgentlogSchema`).
  */
-export const sqliteSchemaVersion = 4;
+export const sqliteSchemaVersion = 5;
 
 /** The statuses the work table's CHECK allows (since schema version 3). */
 const workStatusesSql = "'requested', 'ready', 'running', 'waiting', 'idle'";
@@ -38,11 +39,26 @@ export const agentlogWorkIndexes = `
     WHERE status IN ('requested', 'ready');
   CREATE INDEX agentlog_work_leases ON agentlog_work (lease_until) WHERE status = 'running';`;
 
+/**
+ * The caps per agent name (schema version 5, SPEC WRK-10): at most `cap` runs of `agent` hold a
+ * live lease at once; a claim beyond it is refused in the append's transaction. `updated` is when
+ * it was last set, by the store's clock.
+ */
+export const agentlogCapsTable = `
+  CREATE TABLE agentlog_caps (
+    agent TEXT PRIMARY KEY,
+    cap INTEGER NOT NULL CHECK (cap >= 0),
+    updated INTEGER NOT NULL
+  ) STRICT;`;
+
 // One row per stream that an append with a `work` entry wrote (SPEC WRK-6). Times are
 // milliseconds since the epoch by the store's clock. The partial indexes hold only the rows that
 // need work or hold a lease, so finding work never reads a finished stream's row.
 // `agents` of a worker is a JSON array of the agent names it runs, NULL when it said none.
-/** The work index and the workers' heartbeats (schema version 4), as one script that creates them. */
+/**
+ * The work index, the workers' heartbeats and the caps (schema version 5), as one script that
+ * creates them.
+ */
 export const agentlogWorkSchema = `
   ${agentlogWorkTable('agentlog_work')}
   ${agentlogWorkIndexes}
@@ -55,6 +71,7 @@ export const agentlogWorkSchema = `
     runs TEXT NOT NULL,
     agents TEXT
   ) STRICT;
+  ${agentlogCapsTable}
 `;
 
 // `position` is the rowid: the global order of appends, which gives streams their creation order.

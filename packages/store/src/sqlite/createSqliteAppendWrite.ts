@@ -6,7 +6,13 @@ import {
   type NewStreamEvent,
   type WorkStatus,
 } from '@agentlog/core';
-import { decideAppend, judgeFence, type FencedEntry } from '@agentlog/core/store-kit';
+import {
+  cappedAgentOf,
+  decideAppend,
+  judgeCap,
+  judgeFence,
+  type FencedEntry,
+} from '@agentlog/core/store-kit';
 import { insertSqliteEvents } from './insertSqliteEvents.js';
 import { isUniqueViolation } from './isUniqueViolation.js';
 import type { SqliteStatements } from './prepareSqliteStatements.js';
@@ -43,8 +49,8 @@ export type SqliteAppendWrite = (
 /**
  * The write of a SQLite store's append (its arguments already checked): one immediate transaction
  * that reads the stream's last revision and work row, decides the append, judges the run's fence
- * on the store's clock (`judgeFence`, SPEC WRK-4, WRK-8), inserts the events and writes the work
- * entry (SPEC WRK-6), at `synchronous = FULL` when the append must survive a power loss. The
+ * on the store's clock (`judgeFence`, SPEC WRK-4, WRK-8) and a claim against its agent's cap
+ * (`judgeCap`, WRK-10), inserts the events and writes the work entry (SPEC WRK-6), at `synchronous = FULL` when the append must survive a power loss. The
  * write lock is taken before the first read, so no other process can claim the stream between the
  * judgement and the insert. A race on the (stream, revision) constraint that slips past the check
  * is a `ConcurrencyError`.
@@ -87,6 +93,14 @@ export function createSqliteAppendWrite(context: SqliteAppendContext): SqliteApp
       // transaction takes back the events inserted above.
       const claims = judgeFence(streamId, fencedEntry(head), events, options ?? {}, now);
       if (decision.kind === 'conflict') throw decision.error;
+      // A claim of a run whose agent name is at its cap (SPEC WRK-10): counted under the write
+      // lock, so two claims never both take the last place.
+      const capped =
+        claims && options !== undefined ? cappedAgentOf(options, head.agent) : undefined;
+      if (capped !== undefined) {
+        const row = work.claimCap.get({ agent: capped, streamId, now });
+        if (row !== undefined) judgeCap(streamId, capped, row.cap, row.running);
+      }
       // The stream's work-index entry, in the same transaction as the events it describes (SPEC
       // WRK-6); an append that stores no event (a retry, an empty append) leaves it as it is.
       if (options?.work !== undefined) {

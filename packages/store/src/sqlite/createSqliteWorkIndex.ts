@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { AgentError, type WorkIndex, type WorkState } from '@agentlog/core';
 import { guardStoreSync } from '../storeErrors.js';
-import { assertFindWorkOptions, assertLeaseMs } from '@agentlog/core/store-kit';
+import { assertAgentCaps, assertFindWorkOptions, assertLeaseMs } from '@agentlog/core/store-kit';
 import { createWorkWaiters } from '../work/createWorkWaiters.js';
 import { toWorkItem } from '../work/findWorkQuery.js';
 import { hasWorkIndex } from './migrateAgentlogSchema.js';
@@ -116,7 +116,6 @@ export function createSqliteWorkIndex(context: SqliteWorkIndexContext): SqliteWo
                 .all({
                   agents: JSON.stringify(options.agents),
                   now: now(),
-                  caps: JSON.stringify(options.caps ?? {}),
                   limit: options.limit,
                 })
                 .map(toWorkItem),
@@ -146,6 +145,19 @@ export function createSqliteWorkIndex(context: SqliteWorkIndexContext): SqliteWo
             fence: fence ?? null,
           });
           return renewed.changes > 0;
+        }),
+      ),
+    caps: () =>
+      reading('reading the caps', {}, (sql) =>
+        Object.fromEntries(sql.caps.all().map((row) => [row.agent, row.cap])),
+      ),
+    setCaps: (caps) =>
+      run(() => assertAgentCaps(caps)).then(() =>
+        writing('setting the caps', (sql) => {
+          const before = setSqliteCaps(context.db(), sql, caps, now());
+          // A cap raised or removed may free work that findWork held back.
+          waiters.wake();
+          return before;
         }),
       ),
     heartbeat: (worker) =>
@@ -186,6 +198,30 @@ export function createSqliteWorkIndex(context: SqliteWorkIndexContext): SqliteWo
       waiters.close();
     },
   };
+}
+
+/**
+ * Sets or removes (`null`) the cap of each agent name given, in one immediate transaction, and
+ * returns the caps those names had before (SPEC WRK-10).
+ */
+function setSqliteCaps(
+  db: Database.Database,
+  sql: SqliteWorkWrites,
+  caps: Readonly<Record<string, number | null>>,
+  now: number,
+): Record<string, number> {
+  return db
+    .transaction(() => {
+      const before: Record<string, number> = {};
+      for (const [agent, cap] of Object.entries(caps)) {
+        const had = sql.capOf.get(agent);
+        if (had !== undefined) before[agent] = had;
+        if (cap === null) sql.removeCap.run(agent);
+        else sql.setCap.run({ agent, cap, now });
+      }
+      return before;
+    })
+    .immediate();
 }
 
 function run<T>(work: () => T): Promise<T> {

@@ -1,10 +1,12 @@
 /**
  * The SQL of `findWork`: streams whose status is requested or ready (through the partial index
  * `agentlog_work_waiting`) and running streams whose lease ended before now (through
- * `agentlog_work_leases`), of the wanted agents, oldest first; an agent with a cap gets at most its
- * cap minus its running streams whose lease is live. A running stream without a lease never lapses.
+ * `agentlog_work_leases`), of the wanted agents, oldest first; an agent with a cap in `caps` (the
+ * table `agentlog_caps`, SPEC WRK-10, or an empty stand-in on a database older than schema
+ * version 5) gets at most its cap minus its running streams whose lease is live. A running stream
+ * without a lease never lapses.
  */
-export const findWorkSql = `
+export const findWorkSql = (caps: string): string => `
   WITH wanted(agent) AS (SELECT value FROM json_each(@agents)),
   live AS (
     SELECT agent, count(*) AS n FROM agentlog_work
@@ -13,8 +15,9 @@ export const findWorkSql = `
     GROUP BY agent
   ),
   budget AS (
-    SELECT caps.key AS agent, caps.value - coalesce(live.n, 0) AS room
-    FROM json_each(@caps) AS caps LEFT JOIN live ON live.agent = caps.key
+    SELECT caps.agent, caps.cap - coalesce(live.n, 0) AS room
+    FROM ${caps} AS caps LEFT JOIN live ON live.agent = caps.agent
+    WHERE caps.agent IN (SELECT agent FROM wanted)
   ),
   due AS (
     SELECT stream_id, status, agent, owner, since, since AS due_at FROM agentlog_work

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import {
+  agentlogCapsTable,
   agentlogWorkIndexes,
   agentlogWorkSchema,
   agentlogWorkTable,
@@ -19,8 +20,8 @@ export function storedSchemaVersion(db: Database.Database): number {
  * migrated it meanwhile). Version 1 to 2 adds the work index and the workers table (in their
  * current shape); version 2 to 3 rebuilds the work table to allow the `waiting` status
  * (`addWaitingStatus`); version 3 to 4 adds the fencing token and the workers' agent names
- * (`addFences`). The events are not touched. Does nothing to a current database, and takes no
- * write lock then.
+ * (`addFences`); version 4 to 5 adds the caps table, empty (no agent name has a cap yet). The
+ * events are not touched. Does nothing to a current database, and takes no write lock then.
  */
 export function migrateAgentlogSchema(db: Database.Database): void {
   if (storedSchemaVersion(db) >= sqliteSchemaVersion) return;
@@ -30,7 +31,8 @@ export function migrateAgentlogSchema(db: Database.Database): void {
     if (version < 2) db.exec(agentlogWorkSchema);
     else {
       if (version < 3) addWaitingStatus(db);
-      addFences(db, version);
+      if (version < 4) addFences(db, version);
+      db.exec(agentlogCapsTable);
     }
     db.prepare("UPDATE agentlog_meta SET value = ? WHERE key = 'schemaVersion'").run(
       String(sqliteSchemaVersion),
@@ -87,10 +89,19 @@ export const idleButWaitingSql = `agentlog_work.status = 'idle' AND (
 
 /** True when the database holds the work index (schema version 2 or later). */
 export function hasWorkIndex(db: Database.Database): boolean {
+  return hasTable(db, 'agentlog_work');
+}
+
+/** True when the database holds the caps per agent name (schema version 5 or later). */
+export function hasCaps(db: Database.Database): boolean {
+  return hasTable(db, 'agentlog_caps');
+}
+
+function hasTable(db: Database.Database, name: string): boolean {
   return (
     db
-      .prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'agentlog_work'")
+      .prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?")
       .pluck()
-      .get() === 1
+      .get(name) === 1
   );
 }

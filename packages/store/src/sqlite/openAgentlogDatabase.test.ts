@@ -68,6 +68,7 @@ describe('opening one new SQLite file from several processes at once', () => {
             .pluck()
             .all(),
         ).toEqual([
+          'agentlog_caps',
           'agentlog_events',
           'agentlog_meta',
           'agentlog_stream_starts',

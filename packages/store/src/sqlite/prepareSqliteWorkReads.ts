@@ -36,9 +36,9 @@ export interface SqliteFoundRow {
 
 /** The reads of a SQLite store's work index; see `prepareSqliteWorkReads`. */
 export interface SqliteWorkReads {
-  /** `agents` a JSON array, `caps` a JSON object. */
+  /** `agents` a JSON array. */
   readonly find: Database.Statement<
-    [{ agents: string; now: number; caps: string; limit: number }],
+    [{ agents: string; now: number; limit: number }],
     SqliteFoundRow
   >;
   /** `agents` a JSON array: the names whose streams are left out. */
@@ -51,6 +51,8 @@ export interface SqliteWorkReads {
   /** Stream ids as a JSON array. */
   readonly workOf: Database.Statement<[string], SqliteWorkRow>;
   readonly allWork: Database.Statement<[], SqliteWorkRow>;
+  /** The caps per agent name (SPEC WRK-10); none before schema version 5. */
+  readonly caps: Database.Statement<[], { agent: string; cap: number }>;
 }
 
 /**
@@ -58,7 +60,8 @@ export interface SqliteWorkReads {
  * `findWork`, `unservedWork`, the workers and the entries. A store opened read-only does not
  * migrate its file, so the reads take the schema as they find it: on a version 2 database they
  * show as `waiting` the `idle` rows of streams that wait for a person, as the migration to version
- * 3 would write them; before version 4 they read no fence and no agent names (NULL).
+ * 3 would write them; before version 4 they read no fence and no agent names (NULL); before version
+ * 5 no caps.
  */
 export function prepareSqliteWorkReads(db: Database.Database): SqliteWorkReads {
   const version = storedSchemaVersion(db);
@@ -69,8 +72,9 @@ export function prepareSqliteWorkReads(db: Database.Database): SqliteWorkReads {
   const fence = version < 4 ? 'NULL AS fence' : 'fence';
   const agents = version < 4 ? 'NULL AS agents' : 'agents';
   const columns = `stream_id, ${status}, agent, owner, lease_until, ${fence}`;
+  const caps = version < 5 ? '(SELECT NULL AS agent, NULL AS cap WHERE 0)' : 'agentlog_caps';
   return {
-    find: db.prepare(findWorkSql),
+    find: db.prepare(findWorkSql(caps)),
     unserved: db.prepare(unservedWorkSql),
     workers: db.prepare(
       `SELECT id, host, pid, started_at, heartbeat_at, runs, ${agents} FROM agentlog_workers WHERE heartbeat_at >= ? ORDER BY started_at, id`,
@@ -79,5 +83,6 @@ export function prepareSqliteWorkReads(db: Database.Database): SqliteWorkReads {
       `SELECT ${columns} FROM agentlog_work WHERE stream_id IN (SELECT value FROM json_each(?))`,
     ),
     allWork: db.prepare(`SELECT ${columns} FROM agentlog_work ORDER BY stream_id`),
+    caps: db.prepare(`SELECT agent, cap FROM ${caps} AS caps ORDER BY agent`),
   };
 }

@@ -39,6 +39,18 @@ export interface SqliteWorkWrites {
     [{ id: string; host: string; pid: number; now: number; runs: string; agents: string | null }]
   >;
   readonly retire: Database.Statement<[string]>;
+  /**
+   * The cap of `agent` and how many of its other streams (not `streamId`) run with a live lease
+   * at `now` (SPEC WRK-10); no row when the agent has no cap.
+   */
+  readonly claimCap: Database.Statement<
+    [{ agent: string; streamId: string; now: number }],
+    { cap: number; running: number }
+  >;
+  /** The cap of one agent name, for `setCaps`. */
+  readonly capOf: Database.Statement<[string], number | undefined>;
+  readonly setCap: Database.Statement<[{ agent: string; cap: number; now: number }]>;
+  readonly removeCap: Database.Statement<[string]>;
 }
 
 /**
@@ -88,5 +100,20 @@ export function prepareSqliteWorkWrites(db: Database.Database): SqliteWorkWrites
         host = excluded.host, pid = excluded.pid, heartbeat_at = excluded.heartbeat_at,
         runs = excluded.runs, agents = excluded.agents`),
     retire: db.prepare('DELETE FROM agentlog_workers WHERE id = ?'),
+    claimCap: db.prepare(`
+      SELECT caps.cap, (
+        SELECT count(*) FROM agentlog_work AS work
+        WHERE work.status = 'running' AND work.agent = caps.agent
+          AND (work.lease_until IS NULL OR work.lease_until > @now)
+          AND work.stream_id <> @streamId
+      ) AS running
+      FROM agentlog_caps AS caps WHERE caps.agent = @agent`),
+    capOf: db
+      .prepare('SELECT cap FROM agentlog_caps WHERE agent = ?')
+      .pluck() as Database.Statement<[string], number | undefined>,
+    setCap: db.prepare(`
+      INSERT INTO agentlog_caps (agent, cap, updated) VALUES (@agent, @cap, @now)
+      ON CONFLICT (agent) DO UPDATE SET cap = excluded.cap, updated = excluded.updated`),
+    removeCap: db.prepare('DELETE FROM agentlog_caps WHERE agent = ?'),
   };
 }

@@ -36,6 +36,7 @@ async function versionOneDatabase(folder: string): Promise<string> {
   raw.exec(`
     DROP TABLE agentlog_work;
     DROP TABLE agentlog_workers;
+    DROP TABLE agentlog_caps;
     UPDATE agentlog_meta SET value = '1' WHERE key = 'schemaVersion';
   `);
   raw.pragma('wal_checkpoint(TRUNCATE)');
@@ -68,7 +69,13 @@ describe('SQLite work index: schema version 2', () => {
     const store = createSqliteEventStore({ path });
     try {
       expect(tables(path)).toEqual({
-        names: ['agentlog_events', 'agentlog_meta', 'agentlog_work', 'agentlog_workers'],
+        names: [
+          'agentlog_caps',
+          'agentlog_events',
+          'agentlog_meta',
+          'agentlog_work',
+          'agentlog_workers',
+        ],
         version: String(sqliteSchemaVersion),
       });
       expect((await store.readStream('a')).map((stored) => stored.metadata.eventId)).toEqual([
@@ -168,7 +175,7 @@ describe('SQLite work index: schema version 2', () => {
       const find = prepareSqliteWorkReads(db).find;
       const plan = db
         .prepare(`EXPLAIN QUERY PLAN ${find.source}`)
-        .all({ agents: '["a"]', now: 0, caps: '{"a":1}', limit: 10 }) as { detail: string }[];
+        .all({ agents: '["a"]', now: 0, limit: 10 }) as { detail: string }[];
       const reads = plan
         .map((row) => row.detail)
         .filter((detail) => /\bagentlog_work\b/.test(detail));
