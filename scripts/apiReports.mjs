@@ -117,16 +117,26 @@ function rootExports(program) {
   return names;
 }
 
-const forgotten =
-  /^\s*\/\/ Warning: \(ae-forgotten-export\) The symbol "([^"]+)" needs to be exported/;
+const forgotten = /^\s*\/\/ .*\(ae-forgotten-export\) The symbol "([^"]+)" needs to be exported/;
+const position = /^\/\/ \S+:\d+:\d+ - /;
+const warnings = '// Warnings were encountered during analysis:';
 
-/** `report` without the forgotten-export warnings of names that `exported` holds. */
+/**
+ * `report` without the forgotten-export warnings of names that `exported` holds. The warnings
+ * listed at its end lose their source positions, which move with every edit above them.
+ */
 function withoutExported(report, exported) {
   const kept = [];
-  for (const line of report.split('\n')) {
-    if (exported.has(forgotten.exec(line)?.[1])) continue;
+  for (const line of report.split('\n').map((l) => l.replace(position, '// '))) {
+    const name = forgotten.exec(line)?.[1];
+    if (name !== undefined && (exported.has(name) || kept.includes(line))) continue;
     // A warning's block ends in a bare `//` before the TSDoc tags: gone with the last warning.
     if (/^\s*\/\/$/.test(line) && !/^\s*\/\//.test(kept.at(-1) ?? '')) continue;
+    // The list of warnings at the end: gone with the last one.
+    if (!line.startsWith('//') && kept.at(-1) === '//' && kept.at(-2) === warnings) {
+      kept.splice(-2);
+      if (line === '' && kept.at(-1) === '') continue;
+    }
     kept.push(line);
   }
   return kept.join('\n');
@@ -156,8 +166,8 @@ try {
       continue;
     }
     const file = join(generated, `${entry.report}.api.md`);
-    const exported = exportedByRoot.get(entry.folder);
-    if (!entry.entry.slice('@agentlog/'.length).includes('/')) continue;
+    const isRoot = !entry.entry.slice('@agentlog/'.length).includes('/');
+    const exported = isRoot ? new Set() : exportedByRoot.get(entry.folder);
     writeFileSync(file, withoutExported(readFileSync(file, 'utf8'), exported));
   }
   if (failed) process.exit(1);
