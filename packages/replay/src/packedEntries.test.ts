@@ -23,7 +23,7 @@ const README_EXPORTS: Record<string, string[]> = {
     'Agent',
     'evolve',
     'foldEvents',
-    'decideCommand',
+    'recordDecision',
     'tool',
     'StopWithArgs',
     'createInMemoryEventStore',
