@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Agent, approvalRequired, createInMemoryEventStore, type EventStore } from '@agentlog/core';
 import { scriptedModel, textResponse, toolCallResponse } from '@agentlog/core/testing';
-import { decideOnCall, type DecisionRequest } from './decideOnCall.js';
+import { recordReviewerDecision, type DecisionRequest } from './recordReviewerDecision.js';
 import { decisionOf } from './decisionOf.js';
 import { inboxEntries, type InboxMemo } from './inboxEntries.js';
 import { deployTool } from '../../replay/src/test/deployTool.js';
@@ -59,7 +59,7 @@ describe('the inbox entries', () => {
     expect(fullReads).toEqual([]);
 
     const approve = decisionOf({ streamId: 'deploy-a', toolCallId: 'd1', decision: 'approve' });
-    expect((await decideOnCall(store, approve as DecisionRequest, 'ana')).ok).toBe(true);
+    expect((await recordReviewerDecision(store, approve as DecisionRequest, 'ana')).ok).toBe(true);
     const after = await inboxEntries(counting, memo);
     expect(after.map((entry) => entry.streamId)).toEqual(['deploy-b']);
     expect(new Set(fullReads)).toEqual(new Set(['deploy-a']));
@@ -103,7 +103,7 @@ describe('the inbox entries', () => {
     expect(await inboxEntries(withoutIndex(counting))).toEqual(first);
 
     const approve = decisionOf({ streamId: 'deploy-a', toolCallId: 'd1', decision: 'approve' });
-    expect((await decideOnCall(store, approve as DecisionRequest, 'ana')).ok).toBe(true);
+    expect((await recordReviewerDecision(store, approve as DecisionRequest, 'ana')).ok).toBe(true);
     expect((await store.work?.workOf())?.get('deploy-a')?.status).toBe('ready');
     expect((await inboxEntries(counting)).map((entry) => entry.streamId)).toEqual(['deploy-b']);
   });
