@@ -6,7 +6,7 @@ import {
   type NewStreamEvent,
   type WorkStatus,
 } from '@agentlog/core';
-import { decideAppend, judgeFence, type FencedEntry } from '@agentlog/core/store-kit';
+import { judgeAppend, judgeFence, type FencedEntry } from '@agentlog/core/store-kit';
 import { insertSqliteEvents } from './insertSqliteEvents.js';
 import { isUniqueViolation } from './isUniqueViolation.js';
 import type { SqliteStatements } from './prepareSqliteStatements.js';
@@ -66,14 +66,14 @@ export function createSqliteAppendWrite(context: SqliteAppendContext): SqliteApp
       // UNIQUE (stream_id, event_id) constraint checks it as the rows go in. Only when that
       // decision is no write, or the constraint refuses an id, is the append decided with a
       // lookup per id (a retry, a partly stored append, a stale expectation).
-      const unseen = decideAppend(
+      const unseen = judgeAppend(
         { streamId, last: actual, revisionOf: () => undefined },
         ids,
         expected,
       );
       let decision = unseen;
       if (unseen.kind !== 'write' || !insertSqliteEvents(sql, streamId, events, unseen, true)) {
-        decision = decideAppend(
+        decision = judgeAppend(
           { streamId, last: actual, revisionOf: (id) => sql.storedId.get(streamId, id) },
           ids,
           expected,
