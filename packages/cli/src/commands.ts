@@ -4,7 +4,7 @@ import { replayCommand } from './replayCommand.js';
 import { listCommand } from './listCommand.js';
 import { pendingCommand } from './pendingCommand.js';
 import { showCommand } from './showCommand.js';
-import { decideCommand } from './decideCommand.js';
+import { decisionCommand } from './decisionCommand.js';
 import { forkCommand } from './forkCommand.js';
 import { reportCommand } from './reportCommand.js';
 import { stopCommand } from './stopCommand.js';
@@ -24,8 +24,8 @@ export const commands: readonly CliCommand[] = [
   listCommand,
   pendingCommand,
   showCommand,
-  decideCommand('approve'),
-  decideCommand('refuse'),
+  decisionCommand('approve'),
+  decisionCommand('refuse'),
   stopCommand,
   requestCommand,
   workerCommand,

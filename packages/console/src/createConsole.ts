@@ -7,14 +7,14 @@ import { reportCsp, renderReport } from './report/renderReport.js';
 import { runSummaries, visibleLine, type RunSummary } from '@agentlog/core/read-models';
 import { consoleCsp, consoleCss, consoleJs, type PageFrame } from './consolePage.js';
 import { callPath, runPath } from './consolePaths.js';
-import { decideView } from './decideView.js';
+import { decisionView } from './decisionView.js';
 import { inboxView } from './inboxView.js';
 import { loginView } from './loginView.js';
 import { needsWork } from './needsWork.js';
 import { noticeView } from './noticeView.js';
 import { runsView } from './runsView.js';
 import { runView } from './runView.js';
-import { decideOnCall } from './decideOnCall.js';
+import { recordReviewerDecision } from './recordReviewerDecision.js';
 import { decisionOf } from './decisionOf.js';
 import { inboxEntries } from './inboxEntries.js';
 import { storedEvents } from './storedEvents.js';
@@ -261,7 +261,7 @@ export function createConsole(options: ConsoleOptions): Hono<ConsoleEnv> {
         c,
         `stream ${visibleLine(streamId)} has no tool call ${visibleLine(toolCallId)}`,
       );
-    return c.html(decideView(frame(c, toolCallId), streamId, state, toolCallId));
+    return c.html(decisionView(frame(c, toolCallId), streamId, state, toolCallId));
   });
   app.post('/runs/:id/calls/:callId', async (c) => {
     const streamId = c.req.param('id');
@@ -274,7 +274,7 @@ export function createConsole(options: ConsoleOptions): Hono<ConsoleEnv> {
     const request = decisionOf({ ...form, streamId, toolCallId });
     if (typeof request === 'string')
       return c.html(noticeView(frame(c, 'bad request'), request, back), 400);
-    const outcome = await decideOnCall(store, request, c.get('reviewer'));
+    const outcome = await recordReviewerDecision(store, request, c.get('reviewer'));
     if (!outcome.ok)
       return c.html(noticeView(frame(c, 'not recorded'), outcome.message, back), outcome.status);
     const verb = request.decision === 'approve' ? 'Approved' : 'Refused';
@@ -301,7 +301,7 @@ export function createConsole(options: ConsoleOptions): Hono<ConsoleEnv> {
       return c.json({ error: 'the body must be a JSON object' }, 400);
     const request = decisionOf(body as Record<string, unknown>, true);
     if (typeof request === 'string') return c.json({ error: request }, 400);
-    const outcome = await decideOnCall(store, request, c.get('reviewer'));
+    const outcome = await recordReviewerDecision(store, request, c.get('reviewer'));
     if (!outcome.ok) return c.json({ error: outcome.message }, outcome.status);
     return c.json({ event: outcome.event }, 201);
   });

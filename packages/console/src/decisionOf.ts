@@ -1,5 +1,5 @@
 import type { JsonValue } from '@agentlog/core';
-import type { DecisionRequest } from './decideOnCall.js';
+import type { DecisionRequest } from './recordReviewerDecision.js';
 
 /**
  * A decision from a form's fields or an API body, or what is wrong with it. A form's empty fields

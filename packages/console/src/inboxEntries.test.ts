@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Agent, approvalRequired, createInMemoryEventStore, type EventStore } from '@agentlog/core';
 import { scriptedModel, textResponse, toolCallResponse } from '@agentlog/core/testing';
-import { decideOnCall, type DecisionRequest } from './decideOnCall.js';
+import { recordReviewerDecision, type DecisionRequest } from './recordReviewerDecision.js';
 import { decisionOf } from './decisionOf.js';
 import { inboxEntries } from './inboxEntries.js';
 import { deployTool } from '../../replay/src/test/deployTool.js';
@@ -61,7 +61,7 @@ describe('the inbox entries', () => {
     expect(eventsRead).toBeLessThanOrEqual(2);
 
     const approve = decisionOf({ streamId: 'deploy-a', toolCallId: 'd1', decision: 'approve' });
-    expect((await decideOnCall(store, approve as DecisionRequest, 'ana')).ok).toBe(true);
+    expect((await recordReviewerDecision(store, approve as DecisionRequest, 'ana')).ok).toBe(true);
     eventsRead = 0;
     const after = await inboxEntries(counting);
     expect(after.entries.map((entry) => entry.streamId)).toEqual(['deploy-b']);
@@ -126,7 +126,7 @@ describe('the inbox entries', () => {
     expect(await inboxEntries(withoutIndex(counting))).toEqual(first);
 
     const approve = decisionOf({ streamId: 'deploy-a', toolCallId: 'd1', decision: 'approve' });
-    expect((await decideOnCall(store, approve as DecisionRequest, 'ana')).ok).toBe(true);
+    expect((await recordReviewerDecision(store, approve as DecisionRequest, 'ana')).ok).toBe(true);
     expect((await store.work?.workOf())?.get('deploy-a')?.status).toBe('ready');
     expect((await inboxEntries(counting)).entries.map((entry) => entry.streamId)).toEqual([
       'deploy-b',

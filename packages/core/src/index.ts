@@ -3,24 +3,11 @@ export { Agent } from './agent/agent.js';
 export type { PendingFeedback } from './agent/agent.js';
 export { AgentBuilder } from './agent/agentBuilder.js';
 export type { RunWrapper, RunCall } from './api/runWrapper.js';
-export type { AgentOptions, AgentConfig } from './api/agentOptions.js';
+export type { AgentOptions } from './api/agentOptions.js';
 export type { AgentContext, FeedbackAuthor } from './api/agentContext.js';
 export type { Hooks, HookKind, Logger, ToolResult, StreamChunk } from './api/hooks.js';
 export type { AgentHandle } from './api/agentHandle.js';
 export type { ToolRunner, RunOptions, TextDeltaContext } from './api/runOptions.js';
-
-// The decider: the loop's rules as pure functions (DESIGN: data flows one way).
-export { nextStep } from './decider/nextStep.js';
-export type { NextStep } from './decider/nextStep.js';
-export { recordOutcome } from './decider/recordOutcome.js';
-export type { Outcome, Recorded } from './decider/recordOutcome.js';
-export { decideCommand } from './decider/decideCommand.js';
-export { workEntry, workStatus } from './decider/workStatus.js';
-export type { Command } from './decider/decideCommand.js';
-export { planBatch } from './decider/planBatch.js';
-export { setupCursor, startCursor } from './decider/runCursor.js';
-export type { RunCursor, RunCommand } from './decider/runCursor.js';
-export type { DeciderSettings } from './decider/deciderSettings.js';
 
 // Decisions and stops without an agent (SPEC HITL-12).
 export { recordDecision } from './commands/recordDecision.js';
@@ -46,7 +33,7 @@ export type { StopReason, StopReasonOf, StopCause } from './events/stopReason.js
 export { AgentlogError, isAgentlogError } from './errors/agentlogError.js';
 export { AgentError } from './errors/agentError.js';
 export type { AgentErrorCode } from './errors/agentError.js';
-export { CompletionError, COMPLETION_FAILURE_KINDS } from './errors/completionError.js';
+export { CompletionError } from './errors/completionError.js';
 export type { CompletionFailureKind } from './errors/completionError.js';
 export { ToolError } from './errors/toolError.js';
 export type { ToolErrorCode } from './errors/toolError.js';
@@ -57,12 +44,39 @@ export { AgentAtCapError } from './errors/agentAtCapError.js';
 export { InvalidEventError } from './errors/invalidEventError.js';
 export { ReplayDivergenceError } from './errors/replayDivergenceError.js';
 
-export type * from './events/agentEvent.js';
-export {
-  CURRENT_SCHEMA_VERSION,
-  FOREIGN_EVENT_TYPES,
-  isForeignEventType,
+export type {
+  AgentEvent,
+  AgentEventType,
+  DomainEvent,
+  EventData,
+  PendingEvent,
+  ForeignEventType,
+  RunMode,
+  WorkerIdentity,
+  RawToolResult,
+  ApprovalVerdict,
+  DecisionScope,
+  SystemPromptAdded,
+  RunStarted,
+  RunRequested,
+  RunReleased,
+  UserMessageQueued,
+  UserMessageAdded,
+  SummaryAdded,
+  ModelResponded,
+  AssistantMessageAdded,
+  ToolCallStarted,
+  ToolCallCompleted,
+  ToolCallFailed,
+  FeedbackRequested,
+  FeedbackReceived,
+  FeedbackConsumed,
+  AgentStopped,
+  StopRequested,
+  WarningRecorded,
+  StreamForked,
 } from './events/agentEvent.js';
+export { CURRENT_SCHEMA_VERSION, FOREIGN_EVENT_TYPES } from './events/agentEvent.js';
 export type {
   AgentState,
   ToolCallState,
@@ -87,9 +101,8 @@ export type {
   ToolOutputMessage,
   SummaryMessage,
 } from './messages/chatMessage.js';
-export { messagesForCompletion } from './messages/chatMessage.js';
 export type { ToolCall } from './messages/toolCall.js';
-export { canonicalArgs, toolCallHash } from './messages/toolCall.js';
+export { canonicalArgs } from './messages/toolCall.js';
 export { ToolOutput, asText, asFail, asStop, asAgentFailed } from './messages/toolOutput.js';
 export { ToolFeedback } from './messages/toolFeedback.js';
 export type { ToolFeedbackDraft } from './messages/toolFeedback.js';
@@ -103,7 +116,6 @@ export type {
   FinishReason,
   ToolSpec,
 } from './ports/chatCompletion.js';
-export { FINISH_REASONS } from './ports/chatCompletion.js';
 export type {
   EventStore,
   ExpectedRevision,
@@ -126,8 +138,7 @@ export type {
   WorkerInfo,
 } from './ports/workIndex.js';
 export { createInMemoryEventStore, type InMemoryStoreOptions } from './store/inMemoryEventStore.js';
-export { requestFingerprint, RequestFingerprinter } from './events/requestFingerprint.js';
-export type { FingerprintSnapshot } from './events/requestFingerprint.js';
+export { requestFingerprint } from './events/requestFingerprint.js';
 
 export type { Tool } from './api/tool.js';
 export { tool } from './tools/createTool.js';
@@ -139,6 +150,4 @@ export type { ApprovalCondition, ApprovalOptions } from './api/approvalGate.js';
 export { REFUSAL_TEXT } from './messages/toolFeedback.js';
 
 export type { JsonValue, JsonObject } from './support/json.js';
-export { canonicalJson, markParsedJson } from './support/json.js';
 export { uuidV7 } from './support/uuidV7.js';
-export { secretMasker, REDACTED, MIN_SECRET_LENGTH } from './support/secretMasker.js';

@@ -2,9 +2,7 @@ import {
   decodeEvent,
   evolve,
   initialState,
-  messagesForCompletion,
   ReplayDivergenceError,
-  RequestFingerprinter,
   type AgentEvent,
   type AgentState,
   type ChatCompletion,
@@ -13,6 +11,7 @@ import {
   type CompletionResponse,
   type StreamEvent,
 } from '@agentlog/core';
+import { messagesForCompletion, RequestFingerprinter } from '@agentlog/core/replay-kit';
 import { structuralDiff } from './structuralDiff.js';
 
 /** One recorded completion: what the model answered, and the request it answered. */

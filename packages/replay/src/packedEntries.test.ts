@@ -23,7 +23,7 @@ const README_EXPORTS: Record<string, string[]> = {
     'Agent',
     'evolve',
     'foldEvents',
-    'decideCommand',
+    'recordDecision',
     'tool',
     'StopWithArgs',
     'createInMemoryEventStore',
@@ -32,7 +32,7 @@ const README_EXPORTS: Record<string, string[]> = {
   '@agentlog/core/openai': ['createOpenAiChatCompletion'],
   '@agentlog/core/otel': ['withTracing'],
   '@agentlog/core/store-kit': [
-    'decideAppend',
+    'judgeAppend',
     'assertValidStreamId',
     'loadOptionalPeer',
     'judgeFence',

@@ -1,5 +1,5 @@
-import { isForeignEventType, type AgentEvent, type PendingEvent } from '@agentlog/core';
-import type { RecordedInputs } from '@agentlog/core/replay-kit';
+import type { AgentEvent, PendingEvent } from '@agentlog/core';
+import { isForeignEventType, type RecordedInputs } from '@agentlog/core/replay-kit';
 
 /**
  * What a recording says others wrote while its runs worked (SPEC RPL-5, EVT-7): decisions and

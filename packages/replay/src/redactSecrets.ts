@@ -1,4 +1,4 @@
-import { REDACTED, secretMasker } from '@agentlog/core';
+import { REDACTED, secretMasker } from '@agentlog/core/replay-kit';
 
 /** Keys whose values are never recorded, whatever the caller marks (SPEC RPL-3). */
 export const DEFAULT_SECRET_FIELDS: readonly string[] = [

@@ -1,5 +1,5 @@
-import { canonicalJson, type JsonValue } from '@agentlog/core';
-import { compactJson } from '@agentlog/core/read-models';
+import type { JsonValue } from '@agentlog/core';
+import { canonicalJson, compactJson } from '@agentlog/core/read-models';
 import { markup, type SafeHtml } from './html.js';
 
 /**

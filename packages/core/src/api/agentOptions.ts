@@ -68,6 +68,3 @@ export type AgentOptionsDraft = {
   runWrappers: readonly RunWrapper[];
   readonly hooks: { [K in HookKind]: Hooks[K][] };
 };
-
-/** The former name of {@link AgentOptions}. @deprecated Use `AgentOptions`. */
-export type AgentConfig = AgentOptions;

@@ -23,6 +23,7 @@ export {
 export { visibleLine, visibleText } from './visibleText.js';
 export { workColumn } from './workColumn.js';
 export { callsAwaitingDecision } from '../events/stateQueries.js';
+export { canonicalJson } from '../support/json.js';
 export type { AwaitedCall } from '../events/stateQueries.js';
 export { stopDetail, timelineMemory, timelineRow } from './timelineRow.js';
 export type {

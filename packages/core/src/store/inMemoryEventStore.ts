@@ -1,4 +1,4 @@
-import { decideAppend } from './decideAppend.js';
+import { judgeAppend } from './judgeAppend.js';
 import { frozenJsonCopy } from '../support/frozenJsonCopy.js';
 import { isCheckedBatch } from './checkedBatch.js';
 import { assertRevisionOption, assertValidExpectedRevision } from './expectedRevision.js';
@@ -100,7 +100,7 @@ function append(
   if (options !== undefined) assertFenceOptions(streamId, options);
 
   const stream = state.streams.get(streamId);
-  const decision = decideAppend(
+  const decision = judgeAppend(
     {
       streamId,
       last: stream === undefined ? 'noStream' : stream.events.length - 1,

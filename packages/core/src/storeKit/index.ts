@@ -1,11 +1,11 @@
 /**
  * `@agentlog/core/store-kit`: what a store adapter is built from, apart from the user API. An
  * adapter validates its input with the `assert…` checks, decides every append with
- * `decideAppend` (the one append protocol), and feeds subscriptions with `createStreamDrain`.
+ * `judgeAppend` (the one append protocol), and feeds subscriptions with `createStreamDrain`.
  * `@agentlog/store/conformance` then proves it keeps the `EventStore` contract.
  */
-export { decideAppend } from '../store/decideAppend.js';
-export type { AppendDecision, AppendTarget } from '../store/decideAppend.js';
+export { judgeAppend } from '../store/judgeAppend.js';
+export type { AppendVerdict, AppendTarget } from '../store/judgeAppend.js';
 export {
   satisfiesExpectedRevision,
   assertValidExpectedRevision,

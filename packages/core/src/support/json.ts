@@ -63,7 +63,7 @@ export function parsedCopy<T>(value: T): T {
 }
 
 /**
- * For store adapters: marks a value that `JSON.parse` just made as plain JSON, so that appending
+ * Marks a value that `JSON.parse` just made as plain JSON, so that appending
  * it again (a fork copies events) does not walk it to check. Mark only a value fresh from
  * `JSON.parse`; if a caller later puts something that is not JSON into it, `JSON.stringify`
  * decides what is stored.

@@ -7,7 +7,7 @@ import {
   assertValidExpectedRevision,
   assertValidNewEvents,
   assertValidStreamId,
-  decideAppend,
+  judgeAppend,
 } from '@agentlog/core/store-kit';
 import type {
   AppendResult,
@@ -148,7 +148,7 @@ export function createKurrentEventStore(options: KurrentEventStoreOptions): Kurr
     for (let attempt = 1; ; attempt += 1) {
       const stream = await catchUp(streamId);
       const actual = stream.last;
-      const decision = decideAppend(
+      const decision = judgeAppend(
         { streamId, last: actual, revisionOf: (id) => stream.revisionByEventId.get(id) },
         events.map((event) => event.metadata.eventId),
         expectedRevision,

@@ -7,7 +7,7 @@ import {
   assertValidNewEvents,
   assertValidStreamId,
   assertValidWorkEntry,
-  decideAppend,
+  judgeAppend,
 } from '@agentlog/core/store-kit';
 import { asStoreError, guardStore, storeUnavailable, streamWhere } from '../storeErrors.js';
 import {
@@ -17,7 +17,7 @@ import {
   type AppendRead,
   type SerializedEvent,
 } from './postgresAppendCall.js';
-import { checkingCall, decideOnRead, type PostgresAppend } from './postgresAppendDecision.js';
+import { checkingCall, judgeRead, type PostgresAppend } from './postgresAppendDecision.js';
 import { judgePostgresClaimCap } from './postgresClaimCap.js';
 import { inTransaction, UncertainCommit, withPooledClient } from './postgresClient.js';
 import { lockedAppend } from './postgresLockedAppend.js';
@@ -114,7 +114,7 @@ class NotAsPredicted extends Error {
  * One try. When the revision of its first event can be predicted, the append is one statement in
  * its transaction (BEGIN, the statement, COMMIT): the append function (see `appendFunctionSql`)
  * locks and reads the stream's run, and the events are written when the stream is as predicted.
- * Otherwise the function says what it read, and `decideOnRead` decides on that: a conflict, a
+ * Otherwise the function says what it read, and `judgeRead` judges that: a conflict, a
  * refusal, a stored retry need nothing more; anything else to write goes through `lockedAppend`.
  */
 async function appendOnce(
@@ -144,7 +144,7 @@ async function appendOnce(
       );
     } catch (error) {
       if (!(error instanceof NotAsPredicted)) throw error;
-      const decided = decideOnRead(append, error.read);
+      const decided = judgeRead(append, error.read);
       if (decided.kind === 'done') return decided.result;
     }
   }
@@ -153,7 +153,7 @@ async function appendOnce(
 
 /**
  * The revision the first event gets when the stream is as the append expects it, none of its
- * events stored: what `decideAppend` decides then. Null when that cannot be known beforehand
+ * events stored: what `judgeAppend` judges then. Null when that cannot be known beforehand
  * (no exact expectation), or when not every event would be written (an id offered twice).
  */
 function predictFirst(
@@ -162,7 +162,7 @@ function predictFirst(
   expectedRevision: ExpectedRevision,
 ): number | null {
   if (typeof expectedRevision !== 'number' && expectedRevision !== 'noStream') return null;
-  const decision = decideAppend(
+  const decision = judgeAppend(
     { streamId, last: expectedRevision, revisionOf: () => undefined },
     events.map((event) => event.eventId),
     expectedRevision,

@@ -1,5 +1,5 @@
 import type { AppendOptions, AppendResult, ExpectedRevision, NewStreamEvent } from '@agentlog/core';
-import { decideAppend, judgeFence, needsWorkNow } from '@agentlog/core/store-kit';
+import { judgeAppend, judgeFence, needsWorkNow } from '@agentlog/core/store-kit';
 import {
   fencedEntryOf,
   type AppendCall,
@@ -40,7 +40,7 @@ export function checkingCall(append: PostgresAppend): AppendCall {
 }
 
 /** What the shared rules make of what the append function read. */
-export type ReadDecision =
+export type ReadVerdict =
   /** Nothing (more) to write: the append's result. */
   | { readonly kind: 'done'; readonly result: AppendResult }
   /** Write these events from this revision (`claims`: the append claims the run). */
@@ -53,19 +53,19 @@ export type ReadDecision =
     };
 
 /**
- * Decides with `decideAppend` and `judgeFence` on what the append function read, as every store
+ * Judges with `judgeAppend` and `judgeFence` what the append function read, as every store
  * does, in the in-memory store's order: a stored retry returns; the fence is judged before a
  * revision conflict is thrown (a stale holder learns it lost the run). Throws the conflict or the
  * refusal; otherwise says what to write, if anything.
  */
-export function decideOnRead(append: PostgresAppend, read: AppendRead): ReadDecision {
+export function judgeRead(append: PostgresAppend, read: AppendRead): ReadVerdict {
   const { streamId, events } = append;
   const last = read.o_last === null ? 'noStream' : Number(read.o_last);
   const known = new Map<string, number>();
   (read.o_known_ids ?? []).forEach((id, index) =>
     known.set(id, Number(read.o_known_revisions?.[index])),
   );
-  const decision = decideAppend(
+  const decision = judgeAppend(
     { streamId, last, revisionOf: (id) => known.get(id) },
     events.map((event) => event.eventId),
     append.expectedRevision,

@@ -8,7 +8,7 @@ import {
 } from '@agentlog/core';
 import {
   cappedAgentOf,
-  decideAppend,
+  judgeAppend,
   judgeCap,
   judgeFence,
   type FencedEntry,
@@ -72,14 +72,14 @@ export function createSqliteAppendWrite(context: SqliteAppendContext): SqliteApp
       // UNIQUE (stream_id, event_id) constraint checks it as the rows go in. Only when that
       // decision is no write, or the constraint refuses an id, is the append decided with a
       // lookup per id (a retry, a partly stored append, a stale expectation).
-      const unseen = decideAppend(
+      const unseen = judgeAppend(
         { streamId, last: actual, revisionOf: () => undefined },
         ids,
         expected,
       );
       let decision = unseen;
       if (unseen.kind !== 'write' || !insertSqliteEvents(sql, streamId, events, unseen, true)) {
-        decision = decideAppend(
+        decision = judgeAppend(
           { streamId, last: actual, revisionOf: (id) => sql.storedId.get(streamId, id) },
           ids,
           expected,

@@ -1,10 +1,10 @@
 import type { NewStreamEvent } from '@agentlog/core';
-import type { AppendDecision } from '@agentlog/core/store-kit';
+import type { AppendVerdict } from '@agentlog/core/store-kit';
 import { isUniqueViolation } from './isUniqueViolation.js';
 import type { SqliteStatements } from './prepareSqliteStatements.js';
 
-/** A `write` decision of `decideAppend`: which events, from which revision. */
-export type SqliteWrite = Extract<AppendDecision, { kind: 'write' }>;
+/** A `write` verdict of `judgeAppend`: which events, from which revision. */
+export type SqliteWrite = Extract<AppendVerdict, { kind: 'write' }>;
 
 /**
  * Inserts the events `write` names, in order, at consecutive revisions, inside the caller's

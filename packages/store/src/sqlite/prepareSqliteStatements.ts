@@ -27,7 +27,7 @@ export function prepareSqliteStatements(db: Database.Database): SqliteStatements
     last: db
       .prepare('SELECT max(revision) FROM agentlog_events WHERE stream_id = ?')
       .pluck() as Database.Statement<[string], number | null>,
-    // An indexed lookup of one id (UNIQUE (stream_id, event_id)): decideAppend asks per id.
+    // An indexed lookup of one id (UNIQUE (stream_id, event_id)): judgeAppend asks per id.
     storedId: db
       .prepare('SELECT revision FROM agentlog_events WHERE stream_id = ? AND event_id = ?')
       .pluck() as Database.Statement<[string, string], number | undefined>,

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { ConcurrencyError } from '../errors/concurrencyError.js';
 import type { ExpectedRevision } from '../ports/eventStore.js';
-import { decideAppend } from './decideAppend.js';
+import { judgeAppend } from './judgeAppend.js';
 
 /** A stream holding these ids at revisions 0, 1, 2, … */
 function holding(...ids: string[]) {
@@ -14,9 +14,9 @@ function holding(...ids: string[]) {
 }
 
 const decide = (stored: string[], offered: string[], expected: ExpectedRevision) =>
-  decideAppend(holding(...stored), offered, expected);
+  judgeAppend(holding(...stored), offered, expected);
 
-describe('decideAppend: the one append protocol (RES-3)', () => {
+describe('judgeAppend: the one append protocol (RES-3)', () => {
   test('a new stream is written from revision 0', () => {
     expect(decide([], ['a', 'b'], 'noStream')).toEqual({
       kind: 'write',
@@ -123,10 +123,10 @@ describe('decideAppend: the one append protocol (RES-3)', () => {
       };
     };
     const fresh = counted('a', 'b');
-    expect(decideAppend(fresh.target, ['c', 'd', 'e'], 1).kind).toBe('write');
+    expect(judgeAppend(fresh.target, ['c', 'd', 'e'], 1).kind).toBe('write');
     expect(fresh.asked).toEqual(['c', 'd', 'e']);
     const retry = counted('a', 'b', 'c');
-    expect(decideAppend(retry.target, ['b', 'c'], 0).kind).toBe('alreadyStored');
+    expect(judgeAppend(retry.target, ['b', 'c'], 0).kind).toBe('alreadyStored');
     expect(retry.asked).toEqual(['b', 'c']);
   });
 

@@ -11,8 +11,8 @@ export interface AppendTarget {
   readonly revisionOf: (eventId: string) => number | undefined;
 }
 
-/** What an append must do, as `decideAppend` decides it. */
-export type AppendDecision =
+/** What an append must do, as `judgeAppend` judges it. */
+export type AppendVerdict =
   /** The expectation does not hold: nothing is written, the adapter throws `error`. */
   | { readonly kind: 'conflict'; readonly error: ConcurrencyError }
   /** Every event offered is stored already: nothing is written, the append succeeds. */
@@ -30,7 +30,7 @@ export type AppendDecision =
 
 /**
  * The append protocol every store follows, as one pure function: from what the stream holds, the
- * ids of the events offered (in order) and the expected revision, it decides whether the append
+ * ids of the events offered (in order) and the expected revision, it judges whether the append
  * is a conflict, a retry of events already stored, or a write of the new ones.
  *
  * - A retry (every offered event stored, in the same order at consecutive revisions) succeeds
@@ -39,11 +39,11 @@ export type AppendDecision =
  * - Then only the events the stream does not hold are written, each id once: an event id already
  *   stored is never stored twice.
  */
-export function decideAppend(
+export function judgeAppend(
   target: AppendTarget,
   offeredIds: readonly string[],
   expectedRevision: ExpectedRevision,
-): AppendDecision {
+): AppendVerdict {
   const { streamId, last, revisionOf } = target;
   const current = last === 'noStream' ? -1 : last;
   const first = offeredIds[0];

@@ -7,7 +7,7 @@ import { storeOption } from './storeOption.js';
 import { visibleLine } from '@agentlog/core/read-models';
 
 /** `agentlog approve` or `agentlog refuse`: records a decision on an open tool call. */
-export function decideCommand(kind: 'approve' | 'refuse'): CliCommand {
+export function decisionCommand(kind: 'approve' | 'refuse'): CliCommand {
   const verb = kind === 'approve' ? 'approved' : 'refused';
   return {
     name: kind,

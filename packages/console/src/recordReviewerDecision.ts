@@ -38,7 +38,7 @@ export type DecisionOutcome =
  * cut off since the page was shown) is refused with 409 and a message saying what happened, and
  * nothing is written (SPEC REV-4); so is a call another reviewer decides on at the same moment.
  */
-export async function decideOnCall(
+export async function recordReviewerDecision(
   store: EventStore,
   request: DecisionRequest,
   by: string,

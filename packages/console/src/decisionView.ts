@@ -5,7 +5,7 @@ import { consolePage, csrfField, type PageFrame } from './consolePage.js';
 import { callPath, runPath } from './consolePaths.js';
 
 /** The decide page of a call that waits: its arguments in full, and the three decision forms. */
-export function decideView(
+export function decisionView(
   frame: PageFrame,
   streamId: string,
   state: AgentState,
