@@ -4,7 +4,7 @@
 // It opens the store and says { ready }; on "go" it starts counting its CPU and either runs a
 // worker (`createWorker`) until "stop", or runs <runs> plain fleet runs itself with `agent.query`
 // (the baseline without workers), then says { done }. Then it reports { cpuMicros, steps } and exits.
-import { createWorker } from '@agentlog/core';
+import { createWorker, type EventStore } from '@agentlog/core';
 import { createPostgresEventStore } from '@agentlog/store/postgres';
 import { fleetAgents, plainFleetAgent } from './fleetAgents.js';
 
@@ -14,7 +14,10 @@ export interface FleetChildReport {
   readonly cpuMicros: number;
   /** Completions its models answered: the steps it ran. */
   readonly steps: number;
-  /** Runs it tried to take that another worker took first (the store refused its start). */
+  /**
+   * Runs it tried to take that another worker took first: claims the store refused with
+   * `RunOwnedError` (the worker reports no activity for them, SPEC WRK-3).
+   */
   readonly lostRaces: number;
 }
 
@@ -24,6 +27,20 @@ const concurrency = Number(concurrencyText);
 const store = createPostgresEventStore({ connectionString: url, schema });
 let steps = 0;
 let lostRaces = 0;
+
+/** The store as the worker sees it: each claim it refuses because another owner holds the run counts. */
+const counting: EventStore = new Proxy(store, {
+  get(target, key, receiver) {
+    if (key !== 'appendToStream') return Reflect.get(target, key, receiver) as unknown;
+    const append: EventStore['appendToStream'] = (streamId, events, options) =>
+      target.appendToStream(streamId, events, options).catch((error: unknown) => {
+        if (options?.claim !== undefined && (error as { code?: unknown }).code === 'runOwned')
+          lostRaces += 1;
+        throw error;
+      });
+    return append;
+  },
+});
 const onCall = (): void => void (steps += 1);
 const send = (message: unknown): Promise<void> =>
   new Promise((resolve) => process.send?.(message, () => resolve()));
@@ -52,18 +69,11 @@ process.on('message', (message: string) => {
       mode === 'direct'
         ? direct(Number(runsText)).then(() => send({ done: true }))
         : createWorker({
-            store,
+            store: counting,
             agents: fleetAgents(onCall),
             concurrency,
             signal: controller.signal,
-            logger: {
-              // Workers race for the same runs: the losers' refused starts are counted, not shown.
-              warn: (text) => {
-                if (/refused the claim|ConcurrencyError|expected revision/.test(text))
-                  lostRaces += 1;
-                else console.error(`[fleet worker] ${text}`);
-              },
-            },
+            logger: { warn: (text) => console.error(`[fleet worker] ${text}`) },
           });
   } else if (message === 'stop') {
     controller.abort();

@@ -12,6 +12,7 @@ import { postgresServerCpu } from './postgresServerCpu.js';
 /** How many runs, workers and lanes the fleet section runs. */
 export interface FleetSettings {
   readonly runs: number;
+  /** Worker processes of each row; 0 is the baseline, one process without workers. */
   readonly workerCounts: readonly number[];
   /** Runs each worker process holds at once, and lanes of the baseline. */
   readonly concurrency: number;
@@ -19,11 +20,18 @@ export interface FleetSettings {
   readonly decisions: number;
 }
 
-/** The full section (`--quick`: 100 runs, 20 decisions). */
-export function fleetSettings(quick: boolean): FleetSettings {
+/**
+ * The full section (`--quick`: 100 runs, 20 decisions). For a closer look at one row:
+ * `--runs=N` and `--workers=0,1,4` (0: the baseline; without 0, no decision latency either).
+ */
+export function fleetSettings(quick: boolean, args: readonly string[] = []): FleetSettings {
+  const option = (name: string): string | undefined =>
+    args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const runs = option('runs');
+  const workers = option('workers');
   return {
-    runs: quick ? 100 : 1_000,
-    workerCounts: [1, 2, 4],
+    runs: runs === undefined ? (quick ? 100 : 1_000) : Number(runs),
+    workerCounts: workers === undefined ? [0, 1, 2, 4] : workers.split(',').map(Number),
     concurrency: 8,
     decisions: quick ? 20 : 100,
   };
@@ -58,9 +66,9 @@ export async function postgresFleetFigures(
     const serverCpu = await postgresServerCpu(admin);
     const rows: FleetRow[] = [];
     const schema = (): string => `agentlog_fleet_${randomBytes(4).toString('hex')}`;
-    rows.push(await measure(admin, serverCpu, url, schema(), 0, settings));
     for (const workers of settings.workerCounts)
       rows.push(await measure(admin, serverCpu, url, schema(), workers, settings));
+    if (!settings.workerCounts.includes(0)) return table(rows, serverCpu !== undefined);
     const latency = await decisionLatency(admin, url, schema(), settings.decisions, spawn);
     return [...table(rows, serverCpu !== undefined), '', ...latency];
   } finally {

@@ -20,7 +20,8 @@ import { fleetSettings, postgresFleetFigures } from './postgresFleetFigures.js';
 // Then the PostgreSQL fleet (issue 28, postgresFleetFigures.ts): runs per second and CPU per step
 // with 1, 2 and 4 worker processes against one process without workers, and decision latency.
 // Without AGENTLOG_POSTGRES_URL it starts a throwaway server (scripts/postgres.sh) and stops it.
-//   npm run bench:work [-- --quick] [-- --fleet]   (--quick: 100 runs; --fleet: the fleet alone)
+//   npm run bench:work [-- --quick] [-- --fleet]   (--quick: 100 runs; --fleet: the fleet alone;
+//   --runs=N and --workers=0,1,4 for some rows of the fleet, see fleetSettings)
 
 const finished = 100_000;
 const waiting = 10;
@@ -161,7 +162,7 @@ async function main(): Promise<void> {
       for (const line of await sqliteFigures(dir)) console.log(line);
       for (const line of await postgresFigures(server.url)) console.log(line);
     }
-    const settings = fleetSettings(quick);
+    const settings = fleetSettings(quick, args);
     console.log(
       `\nPostgreSQL fleet: ${settings.runs} requested runs of 10 steps (model answers after 20 ms), ` +
         `${settings.concurrency} runs per worker process${server.throwaway ? ', throwaway server' : ''}\n`,

@@ -5,7 +5,7 @@ import { describeThrown } from '../errors/toolError.js';
 import type { WorkerIdentity } from '../events/agentEvent.js';
 import type { Logger } from '../api/hooks.js';
 import type { EventStore } from '../ports/eventStore.js';
-import type { WorkIndex } from '../ports/workIndex.js';
+import type { WorkIndex, WorkItem } from '../ports/workIndex.js';
 import { assertAgentCaps } from '../store/workIndexChecks.js';
 import { uuidV7 } from '../support/uuidV7.js';
 import { publishCaps } from './publishCaps.js';
@@ -68,6 +68,14 @@ export interface Worker extends PromiseLike<void> {
 const UNSERVED_EVERY_MS = 30_000;
 
 /**
+ * Beside other workers, a worker picks its next runs at random among this many times as many of
+ * the oldest waiting streams as it has free slots, so that workers finding work at the same moment
+ * mostly take different runs instead of racing for the oldest (each lost race costs the loser a
+ * build and a refused claim). Alone, it takes them oldest first.
+ */
+const SPREAD = 4;
+
+/**
  * Starts a worker on the store's work index (SPEC WRK-1 … WRK-10). It takes a requested run, a
  * run whose every waiting call holds a decision, and a run whose lease lapsed by the store's
  * clock; each run's first append claims the stream, and the store refuses the claim while
@@ -124,6 +132,7 @@ export function createWorker(options: WorkerOptions): Worker {
     stopping: stopping.signal,
     graceMs: options.graceMs ?? 30_000,
     pollMs: options.pollMs ?? 1_000,
+    crowd: { crowded: false },
   }).finally(() => activity.complete());
   return {
     identity,
@@ -152,6 +161,8 @@ interface WorkerLoop {
   readonly stopping: AbortSignal;
   readonly graceMs: number;
   readonly pollMs: number;
+  /** Whether other workers take runs of this store too: seen live, or a race lost to one. */
+  readonly crowd: { crowded: boolean };
 }
 
 async function runWorker(loop: WorkerLoop): Promise<void> {
@@ -177,6 +188,8 @@ async function runWorker(loop: WorkerLoop): Promise<void> {
       if (performance.now() - lookedForUnserved >= UNSERVED_EVERY_MS) {
         lookedForUnserved = performance.now();
         await reportUnserved(loop, names, unserved);
+        const live = await work.listWorkers({ withinMs: pollMs * 10 });
+        loop.crowd.crowded = live.some((worker) => worker.id !== identity.id);
       }
       await heartbeat();
       if (!stopping.aborted) await work.waitForWork(wait, wake.signal);
@@ -203,11 +216,12 @@ async function findAndStart(loop: WorkerLoop, names: readonly string[], wake: ()
   if (free <= 0) return 1;
   let started = 0;
   // The store's caps hold an agent at its cap back (WRK-10): no work of it is listed.
-  const items = await work.findWork({
+  const found = await work.findWork({
     // Streams this worker holds may be listed too (their lease lapsed meanwhile): ask for them.
-    limit: free + slots.size,
+    limit: (loop.crowd.crowded ? free * SPREAD : free) + slots.size,
     agents: names,
   });
+  const items = loop.crowd.crowded ? pickSpread(found, free, slots) : found;
   for (const item of items) {
     if (slots.size >= concurrency) break;
     const make = item.agent === undefined ? undefined : loop.agents[item.agent];
@@ -222,6 +236,8 @@ async function findAndStart(loop: WorkerLoop, names: readonly string[], wake: ()
       slots.set(item.streamId, slot);
       void slot.done.then(() => {
         slots.delete(item.streamId);
+        // Another process took the run (or held it): this worker is not alone.
+        if (slot.lost) loop.crowd.crowded = true;
         wake();
       });
       started += 1;
@@ -234,6 +250,22 @@ async function findAndStart(loop: WorkerLoop, names: readonly string[], wake: ()
     }
   }
   return started;
+}
+
+/**
+ * `free` of the found streams this worker does not hold, drawn at random, oldest first (SPREAD).
+ * The oldest stays among the ones found until some worker takes it.
+ */
+function pickSpread(
+  found: readonly WorkItem[],
+  free: number,
+  slots: ReadonlyMap<string, WorkerSlot>,
+): WorkItem[] {
+  const open = found.filter((item) => !slots.has(item.streamId));
+  const picked = new Set<WorkItem>();
+  while (picked.size < Math.min(free, open.length))
+    picked.add(open[Math.floor(Math.random() * open.length)] as WorkItem);
+  return open.filter((item) => picked.has(item));
 }
 
 /** Reports, once each, streams that need work under an agent name this worker lacks (WRK-9). */

@@ -91,7 +91,10 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Po
       `PostgreSQL durability must be one of ${durabilities.join(', ')}, not ${String(durability)}`,
     );
   }
-  const pool = new pg.Pool({ connectionString: options.connectionString });
+  // Pipelined clients send a query without waiting for the answer to the one before: an append's
+  // BEGIN, statement and COMMIT leave together (inPipelinedTransaction). Queries awaited one by
+  // one go as before.
+  const pool = new pg.Pool({ connectionString: options.connectionString, pipeline: true });
   // An idle client whose connection broke (a server restart) is dropped by the pool, which then
   // emits 'error': without a listener that would crash the process. The next query opens a new
   // connection. A client also keeps a listener of its own for its whole life, so that no

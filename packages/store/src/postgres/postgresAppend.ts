@@ -14,12 +14,12 @@ import {
   locksRun,
   readOfError,
   runAppendCall,
-  type AppendRead,
   type SerializedEvent,
 } from './postgresAppendCall.js';
 import { checkingCall, judgeRead, type PostgresAppend } from './postgresAppendDecision.js';
-import { judgePostgresClaimCap } from './postgresClaimCap.js';
-import { inTransaction, UncertainCommit, withPooledClient } from './postgresClient.js';
+import { claimsUnderCap } from './postgresClaimCap.js';
+import { UncertainCommit, withPooledClient } from './postgresClient.js';
+import { inPipelinedTransaction } from './postgresPipeline.js';
 import { lockedAppend } from './postgresLockedAppend.js';
 import type { PostgresNames } from './postgresSchema.js';
 import type { PostgresDurability, PostgresStoreContext } from './postgresStoreContext.js';
@@ -30,8 +30,10 @@ import type { PostgresDurability, PostgresStoreContext } from './postgresStoreCo
  */
 const maxAppendAttempts = 1_000;
 
+const uniqueViolation = '23505';
+
 /** 23505 unique_violation, 40001 serialization_failure, 40P01 deadlock_detected. */
-const retryableCodes = new Set(['23505', '40001', '40P01']);
+const retryableCodes = new Set([uniqueViolation, '40001', '40P01']);
 
 /**
  * Appends `events` to a stream of a PostgreSQL store (its `appendToStream`), in one transaction,
@@ -103,19 +105,15 @@ function serialize(event: NewStreamEvent, index: number): SerializedEvent {
   };
 }
 
-/** Thrown out of the fast path's transaction: what the append function read instead of writing. */
-class NotAsPredicted extends Error {
-  constructor(readonly read: AppendRead) {
-    super('the stream is not as the append predicted');
-  }
-}
-
 /**
  * One try. When the revision of its first event can be predicted, the append is one statement in
- * its transaction (BEGIN, the statement, COMMIT): the append function (see `appendFunctionSql`)
+ * its transaction (BEGIN, the statement, COMMIT, written together: one round trip, see
+ * `inPipelinedTransaction`): the append function (see `appendFunctionSql`)
  * locks and reads the stream's run, and the events are written when the stream is as predicted.
  * Otherwise the function says what it read, and `judgeRead` judges that: a conflict, a
- * refusal, a stored retry need nothing more; anything else to write goes through `lockedAppend`.
+ * refusal, a stored retry need nothing more; anything else to write goes through `lockedAppend`,
+ * as does an append that the unique indexes refused (an id stored, a revision taken), and a claim
+ * that its agent's cap must judge (SPEC WRK-10: once per run, so the fast path is for the steps).
  */
 async function appendOnce(
   context: PostgresStoreContext,
@@ -123,29 +121,23 @@ async function appendOnce(
 ): Promise<AppendResult> {
   const begin = beginStatement(context.durability, append.options.durable === true);
   const { predicted } = append;
-  if (predicted !== null) {
+  if (predicted !== null && !claimsUnderCap(append)) {
     try {
-      return await withPooledClient(context.pool, (client, session) =>
-        inTransaction(
-          client,
-          session,
-          async () => {
-            try {
-              await runAppendCall(client, context.names, checkingCall(append));
-            } catch (error) {
-              const read = readOfError(error);
-              throw read === undefined ? error : new NotAsPredicted(read);
-            }
-            await judgePostgresClaimCap(client, context.names, append);
-            return { nextExpectedRevision: predicted + append.events.length - 1 };
-          },
-          begin,
+      await withPooledClient(context.pool, (client, session) =>
+        inPipelinedTransaction(client, session, begin, () =>
+          runAppendCall(client, context.names, checkingCall(append)),
         ),
       );
+      return { nextExpectedRevision: predicted + append.events.length - 1 };
     } catch (error) {
-      if (!(error instanceof NotAsPredicted)) throw error;
-      const decided = judgeRead(append, error.read);
-      if (decided.kind === 'done') return decided.result;
+      // A unique violation: an id is stored already, or an append came first. The locked path
+      // reads what is there and decides.
+      if (codeOf(error) !== uniqueViolation) {
+        const read = readOfError(error);
+        if (read === undefined) throw error;
+        const decided = judgeRead(append, read);
+        if (decided.kind === 'done') return decided.result;
+      }
     }
   }
   return lockedAppend(context, append, begin);
@@ -198,8 +190,12 @@ async function lastRevision(
   return last === null ? 'noStream' : Number(last);
 }
 
+function codeOf(error: unknown): unknown {
+  return (error as { code?: unknown } | null)?.code;
+}
+
 function isRetryable(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
+  const code = codeOf(error);
   return typeof code === 'string' && retryableCodes.has(code);
 }
 

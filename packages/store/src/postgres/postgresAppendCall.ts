@@ -2,6 +2,7 @@ import type { PoolClient, QueryResult } from 'pg';
 import type { FencedEntry } from '@agentlog/core/store-kit';
 import type { AppendOptions, NewStreamEvent, WorkEntry } from '@agentlog/core';
 import { appendInsertSql, appendReadSql, notAsPredicted } from './postgresAppendFunction.js';
+import { corked } from './postgresPipeline.js';
 import type { PostgresNames } from './postgresSchema.js';
 
 /** An event as the append's statement takes it: serialised before the transaction starts. */
@@ -79,7 +80,7 @@ export function runAppendCall(
   ];
   return corked(client, () =>
     client.query<AppendRead>({
-      name: reads ? 'agentlog_append_read_v2' : 'agentlog_append_v2',
+      name: reads ? 'agentlog_append_read_v3' : 'agentlog_append_v3',
       text: reads ? appendReadSql(names) : appendInsertSql(names),
       values,
     }),
@@ -120,25 +121,4 @@ export function locksRun(
     options?.fence !== undefined ||
     events.some((event) => event.type === 'RunStarted')
   );
-}
-
-/**
- * Runs `send` with the client's socket corked, so the messages the driver writes for one query
- * leave in one system call instead of one each (each costs a wake-up of the server). The driver
- * writes them synchronously when the client is idle, as a checked-out client is. Without the
- * socket where this version of the driver keeps it, it just sends.
- */
-function corked<T>(client: PoolClient, send: () => T): T {
-  const stream = (client as { connection?: { stream?: { cork?: unknown; uncork?: unknown } } })
-    .connection?.stream;
-  const socket =
-    typeof stream?.cork === 'function' && typeof stream.uncork === 'function'
-      ? (stream as { cork(): void; uncork(): void })
-      : undefined;
-  socket?.cork();
-  try {
-    return send();
-  } finally {
-    socket?.uncork();
-  }
 }

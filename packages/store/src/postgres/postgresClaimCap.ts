@@ -66,13 +66,19 @@ export async function createCapsTable(client: PoolClient, names: PostgresNames):
  * transaction is rolled back, when the agent's other live runs reached its cap. Only an append
  * that claims a run and leaves it running pays for it: one more statement in its transaction.
  */
+/** Whether `append` claims a run and leaves it running, so its agent's cap must judge it. */
+export function claimsUnderCap(append: PostgresAppend): boolean {
+  const { claim, work } = append.options;
+  return claim !== undefined && work?.status === 'running';
+}
+
 export async function judgePostgresClaimCap(
   client: PoolClient,
   names: PostgresNames,
   append: PostgresAppend,
 ): Promise<void> {
-  const { claim, work } = append.options;
-  if (claim === undefined || work?.status !== 'running') return;
+  const { work } = append.options;
+  if (!claimsUnderCap(append) || work === undefined) return;
   const { rows } = await client.query<{ o_agent: string; o_cap: string; o_running: string }>({
     name: 'agentlog_claim_cap_v1',
     text: `SELECT * FROM ${claimCapFunctionName(names)}($1::text, $2::text)`,

@@ -80,12 +80,12 @@ export async function inTransaction<T>(
  * rolled back); true when the connection failed (no answer) or the server was shutting down
  * (class 57, operator intervention) or dropped the connection (class 08).
  */
-function mayHaveCommitted(error: unknown): boolean {
+export function mayHaveCommitted(error: unknown): boolean {
   const { severity, code } = (error ?? {}) as { severity?: unknown; code?: unknown };
   if (typeof severity !== 'string') return true;
   return typeof code === 'string' && (code.startsWith('57') || code.startsWith('08'));
 }
 
-function asError(error: unknown): Error {
+export function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }

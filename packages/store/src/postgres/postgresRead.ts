@@ -51,12 +51,14 @@ async function readRows(
   const { events } = context.names;
   const columns = 'revision, type, data::text AS data, metadata::text AS metadata';
   if (options.direction !== 'backwards') {
-    const result = await context.pool.query<EventRow>(
-      `SELECT ${columns} FROM ${events}
+    // Named: each connection plans it once (a run's start reads its stream forwards).
+    const result = await context.pool.query<EventRow>({
+      name: 'agentlog_read_forwards',
+      text: `SELECT ${columns} FROM ${events}
        WHERE stream_id = $1 AND revision >= $2
        ORDER BY revision LIMIT $3`,
-      [streamId, options.fromRevision ?? 0, options.maxCount ?? null],
-    );
+      values: [streamId, options.fromRevision ?? 0, options.maxCount ?? null],
+    });
     return result.rows;
   }
   const result = await context.pool.query<EventRow>(
